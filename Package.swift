@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "restoration-tool",
+    products: [
+        .library(name: "RestorationKit", targets: ["RestorationKit"]),
+        .executable(name: "restoration-tool", targets: ["restoration-tool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libplist is used only for XML property lists; binary ones go through our own
+        // bounds-checked reader (see PropertyList/BinaryPropertyListReader.swift for why).
+        .systemLibrary(
+            name: "CPlist",
+            pkgConfig: "libplist-2.0",
+            providers: [.apt(["libplist-dev"]), .brew(["libplist"])]
+        ),
+        .target(
+            name: "RestorationKit",
+            dependencies: ["CPlist"]
+        ),
+        .executableTarget(
+            name: "restoration-tool",
+            dependencies: [
+                "RestorationKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "RestorationKitTests",
+            dependencies: ["RestorationKit", "CPlist"]
+        ),
+        .testTarget(
+            name: "RestorationToolTests",
+            // The tests run the built executable; depending on it makes `swift test` build it.
+            dependencies: ["RestorationKit", "restoration-tool"],
+            exclude: ["Golden"]
+        ),
+    ]
+)

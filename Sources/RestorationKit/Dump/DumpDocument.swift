@@ -1,0 +1,102 @@
+/// The `dump --json` document for one file (schema version 1; documented in the README and
+/// the man page). Absent metadata is written as null, never left out.
+public struct DumpDocument: Encodable {
+    public static let schemaVersion = 1
+
+    public let file: String
+    public let archive: RestorationArchive
+
+    public init(file: String, archive: RestorationArchive) {
+        self.file = file
+        self.archive = archive
+    }
+
+    private enum Key: String, CodingKey {
+        case schemaVersion, file, kind, archive, bundleVersion, systemVersion, timestamp
+        case userInterfaceIdiom, restorationClassMap, identifierPaths, objects, appState, notes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(Self.schemaVersion, forKey: .schemaVersion)
+        try container.encode(file, forKey: .file)
+        try container.encode(archive.isRestorationArchive ? "restorationArchive" : "keyedArchive", forKey: .kind)
+        try container.encode(ArchiveVersion(archive), forKey: .archive)
+        try container.encode(archive.bundleVersion, forKey: .bundleVersion)
+        try container.encode(archive.systemVersion, forKey: .systemVersion)
+        try container.encode(archive.timestamp.map(Timestamp.init), forKey: .timestamp)
+        try container.encode(archive.userInterfaceIdiom.map(Idiom.init), forKey: .userInterfaceIdiom)
+        try container.encode(archive.restorationClassMap.entries.reduce(into: [String: String]()) { $0[$1.0] = $0[$1.0] ?? $1.1 }, forKey: .restorationClassMap)
+        try container.encode(archive.identifierPaths.map(\.rawValue), forKey: .identifierPaths)
+        try container.encode(archive.objects.map(ObjectDocument.init), forKey: .objects)
+        try container.encode(JSONFields(archive.appState), forKey: .appState)
+        try container.encode(archive.notes, forKey: .notes)
+    }
+
+    private struct ArchiveVersion: Encodable {
+        let majorVersion: Int128?
+        let minorVersion: Int128?
+
+        init(_ archive: RestorationArchive) {
+            majorVersion = archive.majorVersion
+            minorVersion = archive.minorVersion
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: JSONKey.self)
+            try container.encode(majorVersion.map { JSONArchiveValue(.integer($0)) }, forKey: "majorVersion")
+            try container.encode(minorVersion.map { JSONArchiveValue(.integer($0)) }, forKey: "minorVersion")
+        }
+    }
+
+    /// ISO 8601 when the date has one; otherwise the tagged form of a date value.
+    private struct Timestamp: Encodable {
+        let seconds: Double
+
+        func encode(to encoder: any Encoder) throws {
+            if let iso = ReferenceDate.iso8601(seconds) {
+                var container = encoder.singleValueContainer()
+                try container.encode(iso)
+            } else {
+                try JSONArchiveValue(.date(seconds)).encode(to: encoder)
+            }
+        }
+    }
+
+    private struct Idiom: Encodable {
+        let idiom: UserInterfaceIdiom
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: JSONKey.self)
+            try container.encode(JSONArchiveValue(.integer(idiom.rawValue)), forKey: "raw")
+            try container.encode(idiom.name, forKey: "name")
+        }
+    }
+}
+
+/// One entry of the document's `objects`.
+struct ObjectDocument: Encodable {
+    let object: RestorationObject
+
+    init(_ object: RestorationObject) {
+        self.object = object
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(object.identifierPath.rawValue, forKey: "identifierPath")
+        try container.encode(object.identifierPath.rawComponents, forKey: "components")
+        try container.encode(object.restorationClass, forKey: "restorationClass")
+        try container.encode(object.restorationClass.flatMap(SwiftDemangler.demangle), forKey: "restorationClassDemangled")
+        try container.encode(object.state.map(JSONFields.init), forKey: "state")
+        var views = [String: JSONFields]()
+        for view in object.views where views[view.identifierPath.rawValue] == nil {
+            views[view.identifierPath.rawValue] = JSONFields(view.state)
+        }
+        try container.encode(views, forKey: "views")
+        try container.encode(object.stateProblem, forKey: "stateProblem")
+        if let entry = object.undecodedEntry {
+            try container.encode(JSONArchiveValue(entry), forKey: "entry")
+        }
+    }
+}

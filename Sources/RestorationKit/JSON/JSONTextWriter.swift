@@ -1,0 +1,79 @@
+/// Writes a `JSONNode` as pretty-printed JSON with object keys sorted by their UTF-8 bytes,
+/// so that output is stable and diffable whatever order the archive stored them in.
+struct JSONTextWriter {
+    private var output: [UInt8] = []
+
+    static func write(_ node: JSONNode) -> String {
+        var writer = JSONTextWriter()
+        writer.output.reserveCapacity(1 << 16)
+        writer.write(node, indent: 0)
+        return String(decoding: writer.output, as: UTF8.self)
+    }
+
+    private mutating func write(_ node: JSONNode, indent: Int) {
+        switch node {
+        case .null: append("null")
+        case .bool(let value): append(value ? "true" : "false")
+        case .number(let text): append(text)
+        case .string(let text): writeString(text)
+        case .array(let elements):
+            guard !elements.isEmpty else { return append("[]") }
+            append("[")
+            for (position, element) in elements.enumerated() {
+                append(position == 0 ? "\n" : ",\n")
+                newlineIndent(indent + 1)
+                write(element, indent: indent + 1)
+            }
+            append("\n")
+            newlineIndent(indent)
+            append("]")
+        case .object(let members):
+            guard !members.isEmpty else { return append("{}") }
+            // A stable sort: duplicate keys from a damaged archive keep their order.
+            let sorted = members.enumerated().sorted { lhs, rhs in
+                if lhs.element.key == rhs.element.key { return lhs.offset < rhs.offset }
+                return lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
+            }
+            append("{")
+            for (position, member) in sorted.enumerated() {
+                append(position == 0 ? "\n" : ",\n")
+                newlineIndent(indent + 1)
+                writeString(member.element.key)
+                append(": ")
+                write(member.element.value, indent: indent + 1)
+            }
+            append("\n")
+            newlineIndent(indent)
+            append("}")
+        }
+    }
+
+    private mutating func newlineIndent(_ level: Int) {
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    }
+
+    private mutating func append(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+
+    private mutating func writeString(_ text: String) {
+        let hex = Array("0123456789abcdef".utf8)
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20, 0x7F:
+                output.append(contentsOf: Array("\\u00".utf8))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

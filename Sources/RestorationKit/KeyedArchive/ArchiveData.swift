@@ -1,0 +1,14 @@
+/// Bytes from an archive that are not a decodable keyed archive.
+public struct ArchiveData: Hashable, Sendable {
+    /// A slice of the file's buffer: `bytes.startIndex` is where the bytes start in the file
+    /// (for binary property lists).
+    public var bytes: ArraySlice<UInt8>
+    /// Set when the bytes announce a property list (a `bplist00` or XML header) but could not be
+    /// read as a keyed archive: why.
+    public var archiveError: String?
+
+    public init(bytes: ArraySlice<UInt8>, archiveError: String? = nil) {
+        self.bytes = bytes
+        self.archiveError = archiveError
+    }
+}

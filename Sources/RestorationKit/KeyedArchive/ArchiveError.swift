@@ -1,0 +1,49 @@
+/// Why a file could not be decoded as a keyed archive.
+public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The bytes are not a readable property list.
+        case unreadable
+        /// A property list, but not an NSKeyedArchiver archive.
+        case notKeyedArchive
+        /// A keyed archive whose object graph is broken (a UID out of range, a bad `$class` …).
+        case malformed
+        /// Input that goes past one of the `DecodingLimits`.
+        case limitExceeded
+    }
+
+    public var kind: Kind
+    public var reason: String
+    public var byteOffset: Int?
+    /// Where in the archive: `$top` keys and fields leading to the problem, outermost first.
+    public var location: [String]
+
+    public init(_ kind: Kind, _ reason: String, at byteOffset: Int? = nil, location: [String] = []) {
+        self.kind = kind
+        self.reason = reason
+        self.byteOffset = byteOffset
+        self.location = location
+    }
+
+    init(_ error: PropertyListError, location: [String] = []) {
+        self.init(error.exceedsLimit ? .limitExceeded : .unreadable, error.reason, at: error.byteOffset, location: location)
+    }
+
+    /// A location of at most seven steps: hostile nesting makes trails thousands long, and the
+    /// error must stay one readable line. The outermost keys name the object; the innermost, the spot.
+    static func shortened(_ location: [String]) -> [String] {
+        guard location.count > 7 else { return location.map(TextEscaping.escape) }
+        let hidden = location.count - 6
+        return location.prefix(3).map(TextEscaping.escape) + ["(\(hidden) more)"] + location.suffix(3).map(TextEscaping.escape)
+    }
+
+    public var description: String {
+        var text = reason
+        if !location.isEmpty {
+            text += " (in \(Self.shortened(location).joined(separator: " > ")))"
+        }
+        if let byteOffset {
+            text += " (at byte \(byteOffset))"
+        }
+        return text
+    }
+}

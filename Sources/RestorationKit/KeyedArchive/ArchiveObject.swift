@@ -1,0 +1,14 @@
+/// An archived object of a class the decoder has no natural value for: its class and every field.
+public struct ArchiveObject: Hashable, Sendable {
+    /// `$classname`.
+    public var className: String
+    /// `$classes`: the class and its superclasses, most derived first.
+    public var classChain: [String]
+    public var fields: ArchiveFields
+
+    public init(className: String, classChain: [String], fields: ArchiveFields) {
+        self.className = className
+        self.classChain = classChain
+        self.fields = fields
+    }
+}

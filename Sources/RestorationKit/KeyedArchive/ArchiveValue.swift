@@ -1,0 +1,72 @@
+/// A decoded keyed-archive value: the typed tree `KeyedArchiveDecoder` builds.
+///
+/// Foundation's classes become natural values (arrays, dictionaries, dates, URLs …); every
+/// other class becomes an `ArchiveObject` that keeps its class chain and all its fields.
+public indirect enum ArchiveValue: Hashable, Sendable {
+    /// `$null`: a nil object.
+    case null
+    case string(String)
+    case integer(Int128)
+    case real(Double)
+    case boolean(Bool)
+    /// Seconds since 2001-01-01T00:00:00Z.
+    case date(Double)
+    case data(ArchiveData)
+    /// NSArray, NSMutableArray, or a plain property-list array.
+    case array([ArchiveValue])
+    /// NSSet, NSMutableSet: the archive's order is kept, equality respects it.
+    case set([ArchiveValue])
+    case orderedSet([ArchiveValue])
+    /// NSDictionary, NSMutableDictionary, or a plain property-list dictionary.
+    case dictionary(ArchiveDictionary)
+    /// NSUUID: 16 bytes.
+    case uuid([UInt8])
+    case url(ArchiveURL)
+    case object(ArchiveObject)
+    /// A `_UIObjectIdentifierPathProxy`: a reference to the object saved under this identifier path.
+    case reference(String)
+    /// NSData that holds a keyed archive, decoded.
+    case archive(KeyedArchive)
+    /// A reference back to an object that is still being decoded (the UID it has in `$objects`).
+    case cycle(UInt64)
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var integerValue: Int128? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    public var archiveValue: KeyedArchive? {
+        if case .archive(let value) = self { return value }
+        return nil
+    }
+
+    /// A short name of the value's kind, for messages ("a string", "an NSArray").
+    public var kindDescription: String {
+        switch self {
+        case .null: "nil"
+        case .string: "a string"
+        case .integer: "an integer"
+        case .real: "a real number"
+        case .boolean: "a boolean"
+        case .date: "a date"
+        case .data: "data"
+        case .array: "an array"
+        case .set: "a set"
+        case .orderedSet: "an ordered set"
+        case .dictionary: "a dictionary"
+        case .uuid: "a UUID"
+        case .url: "a URL"
+        case .object(let object): "an object of class \(object.className)"
+        case .reference: "an identifier-path reference"
+        case .archive: "a keyed archive"
+        case .cycle: "a reference cycle"
+        }
+    }
+}
+
+public typealias ArchiveFields = OrderedFields<ArchiveValue>

@@ -1,0 +1,71 @@
+/// Turns archived objects of Foundation's common classes into natural values.
+///
+/// Each mapping applies only when the object has exactly the fields Foundation writes, with the
+/// types it writes; anything else stays an `ArchiveObject`, so no field can be lost by a mapping.
+enum FoundationValues {
+    static func naturalValue(className: String, fields: ArchiveFields) -> ArchiveValue? {
+        switch className {
+        case "NSArray", "NSMutableArray":
+            if case .array(let elements)? = only("NS.objects", in: fields) { return .array(elements) }
+        case "NSSet", "NSMutableSet":
+            if case .array(let elements)? = only("NS.objects", in: fields) { return .set(elements) }
+        case "NSOrderedSet", "NSMutableOrderedSet":
+            if case .array(let elements)? = only("NS.objects", in: fields) { return .orderedSet(elements) }
+        case "NSDictionary", "NSMutableDictionary":
+            return dictionary(fields)
+        case "NSString", "NSMutableString":
+            if case .string(let string)? = only("NS.string", in: fields) { return .string(string) }
+        case "NSData", "NSMutableData":
+            switch only("NS.data", in: fields) {
+            case .data(let data)?: return .data(data)
+            case .archive(let archive)?: return .archive(archive)
+            default: break
+            }
+        case "NSDate":
+            switch only("NS.time", in: fields) {
+            case .real(let seconds)?: return .date(seconds)
+            case .integer(let seconds)?: return .date(Double(seconds))
+            default: break
+            }
+        case "NSUUID":
+            if case .data(let data)? = only("NS.uuidbytes", in: fields), data.bytes.count == 16, data.archiveError == nil {
+                return .uuid(Array(data.bytes))
+            }
+        case "NSURL":
+            return url(fields)
+        case "_UIObjectIdentifierPathProxy":
+            if case .string(let path)? = only("kObjectIdentifierPathProxyIdentifierPathKey", in: fields) {
+                return .reference(path)
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// The value of `key` when it is the object's only field.
+    private static func only(_ key: String, in fields: ArchiveFields) -> ArchiveValue? {
+        guard fields.count == 1, fields.keys[0] == key else { return nil }
+        return fields.values[0]
+    }
+
+    private static func dictionary(_ fields: ArchiveFields) -> ArchiveValue? {
+        guard fields.count == 2,
+              case .array(let keys)? = fields["NS.keys"],
+              case .array(let values)? = fields["NS.objects"],
+              keys.count == values.count
+        else { return nil }
+        let entries = zip(keys, values).map { ArchiveDictionary.Entry(key: $0, value: $1) }
+        return .dictionary(ArchiveDictionary(entries: entries))
+    }
+
+    private static func url(_ fields: ArchiveFields) -> ArchiveValue? {
+        guard case .string(let relative)? = fields["NS.relative"] else { return nil }
+        let base = fields["NS.base"] ?? .null
+        guard fields.count == (fields["NS.base"] == nil ? 1 : 2) else { return nil }
+        switch base {
+        case .null, .url: return .url(ArchiveURL(base: base, relative: relative))
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,354 @@
+/// Reads `bplist00` binary property lists.
+///
+/// We do not use libplist for these: version 2.2.0 crashes on deep nesting, expands shared
+/// references into a tree (a 186-byte file becomes gigabytes), loses the sign of integers and
+/// cuts dates to 32 bits. This reader checks every offset, length and reference against the
+/// buffer, decodes each object once, detects reference cycles and bounds depth and expansion.
+struct BinaryPropertyListReader {
+    static let magic: [UInt8] = Array("bplist00".utf8)
+    static let trailerSize = 32
+
+    let limits: DecodingLimits
+
+    /// Parses `bytes`; offsets in errors are indices into the slice's base array, so a nested
+    /// archive's errors point into the file that holds it.
+    func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
+        let result: Result<PropertyListValue, PropertyListError> = bytes.withUnsafeBytes { buffer in
+            do throws(PropertyListError) {
+                var parser = try Parser(buffer: buffer, source: bytes, limits: limits)
+                return .success(try parser.parseTop())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+private struct Trailer {
+    var offsetSize: Int
+    var referenceSize: Int
+    var objectCount: Int
+    var topObject: Int
+    var offsetTableStart: Int
+}
+
+private struct Parser {
+    let buffer: UnsafeRawBufferPointer
+    let source: ArraySlice<UInt8>
+    let base: Int
+    let limits: DecodingLimits
+    let trailer: Trailer
+
+    /// Decoded objects, so that a shared object is decoded once.
+    var decoded: [PropertyListValue?]
+    /// How many values each decoded object expands to; a shared object counts once per use.
+    var expandedSize: [Int]
+    /// Objects whose decoding is under way: meeting one again is a cycle.
+    var inProgress: [Bool]
+
+    init(buffer: UnsafeRawBufferPointer, source: ArraySlice<UInt8>, limits: DecodingLimits) throws(PropertyListError) {
+        self.buffer = buffer
+        self.source = source
+        self.base = source.startIndex
+        self.limits = limits
+        self.trailer = try Self.readTrailer(buffer, base: source.startIndex)
+        // The trailer checks bound objectCount by the file size, so these allocations are too.
+        decoded = Array(repeating: nil, count: trailer.objectCount)
+        expandedSize = Array(repeating: 0, count: trailer.objectCount)
+        inProgress = Array(repeating: false, count: trailer.objectCount)
+    }
+
+    private static func readTrailer(_ buffer: UnsafeRawBufferPointer, base: Int) throws(PropertyListError) -> Trailer {
+        let size = buffer.count
+        let magicSize = BinaryPropertyListReader.magic.count
+        let trailerSize = BinaryPropertyListReader.trailerSize
+        guard size >= magicSize + 1 + 1 + trailerSize else {
+            throw PropertyListError("binary property list is truncated: \(size) bytes is too short to hold a header, an object and a trailer", at: base)
+        }
+        let start = size - trailerSize
+        let offsetSize = Int(buffer[start + 6])
+        let referenceSize = Int(buffer[start + 7])
+        let objectCount = readUInt64(buffer, at: start + 8)
+        let topObject = readUInt64(buffer, at: start + 16)
+        let tableStart = readUInt64(buffer, at: start + 24)
+        guard (1...8).contains(offsetSize) else {
+            throw PropertyListError("trailer gives an offset size of \(offsetSize) bytes; it must be 1 to 8", at: base + start + 6)
+        }
+        guard (1...8).contains(referenceSize) else {
+            throw PropertyListError("trailer gives an object reference size of \(referenceSize) bytes; it must be 1 to 8", at: base + start + 7)
+        }
+        guard objectCount >= 1 else {
+            throw PropertyListError("trailer says the file holds no objects", at: base + start + 8)
+        }
+        guard topObject < objectCount else {
+            throw PropertyListError("trailer's top object \(topObject) is out of range (\(objectCount) objects)", at: base + start + 16)
+        }
+        guard tableStart >= UInt64(magicSize + 1), tableStart <= UInt64(start) else {
+            throw PropertyListError("trailer's offset table position \(tableStart) lies outside the object area (bytes \(magicSize + 1) to \(start))", at: base + start + 24)
+        }
+        let (tableSize, overflow) = objectCount.multipliedReportingOverflow(by: UInt64(offsetSize))
+        guard !overflow, tableSize <= UInt64(start) - tableStart else {
+            throw PropertyListError("offset table of \(objectCount) entries of \(offsetSize) bytes runs past the trailer", at: base + Int(tableStart))
+        }
+        return Trailer(
+            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: Int(objectCount),
+            topObject: Int(topObject), offsetTableStart: Int(tableStart))
+    }
+
+    mutating func parseTop() throws(PropertyListError) -> PropertyListValue {
+        try object(trailer.topObject, depth: 0)
+    }
+
+    // MARK: Objects
+
+    private mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        if let value = decoded[index] {
+            return value
+        }
+        let offset = try offsetOfObject(index)
+        guard !inProgress[index] else {
+            throw PropertyListError("reference cycle: object \(index) contains itself", at: base + offset)
+        }
+        guard depth <= limits.maxDepth else {
+            throw PropertyListError("containers nest deeper than the limit of \(limits.maxDepth) levels", at: base + offset, exceedsLimit: true)
+        }
+        inProgress[index] = true
+        let (value, size) = try parseObject(at: offset, depth: depth)
+        inProgress[index] = false
+        decoded[index] = value
+        expandedSize[index] = size
+        return value
+    }
+
+    private func offsetOfObject(_ index: Int) throws(PropertyListError) -> Int {
+        let entry = trailer.offsetTableStart + index * trailer.offsetSize
+        let offset = Self.readUInt(buffer, at: entry, size: trailer.offsetSize)
+        guard offset >= UInt64(BinaryPropertyListReader.magic.count), offset < UInt64(trailer.offsetTableStart) else {
+            throw PropertyListError("object \(index) has offset \(offset), outside the object area (bytes 8 to \(trailer.offsetTableStart - 1))", at: base + entry)
+        }
+        return Int(offset)
+    }
+
+    /// Decodes the object at `offset` and returns it with the number of values it expands to.
+    private mutating func parseObject(at offset: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, Int) {
+        let marker = buffer[offset]
+        let kind = marker >> 4
+        let info = Int(marker & 0x0F)
+        switch kind {
+        case 0x0:
+            switch info {
+            case 0x8: return (.boolean(false), 1)
+            case 0x9: return (.boolean(true), 1)
+            default: throw PropertyListError("unsupported object marker 0x\(hex(marker))", at: base + offset)
+            }
+        case 0x1:
+            return (.integer(try integer(at: offset, sizeExponent: info)), 1)
+        case 0x2:
+            return (.real(try real(at: offset, sizeExponent: info)), 1)
+        case 0x3:
+            guard info == 3 else {
+                throw PropertyListError("date marker 0x\(hex(marker)) has an unsupported size", at: base + offset)
+            }
+            try need(8, after: offset + 1, for: "date", at: offset)
+            return (.date(Double(bitPattern: Self.readUInt64(buffer, at: offset + 1))), 1)
+        case 0x4:
+            let (count, start) = try countAndStart(offset: offset, info: info)
+            try need(count, after: start, for: "data object of \(count) bytes", at: offset)
+            return (.data(source[(base + start)..<(base + start + count)]), 1)
+        case 0x5:
+            let (count, start) = try countAndStart(offset: offset, info: info)
+            try need(count, after: start, for: "ASCII string of \(count) bytes", at: offset)
+            return (.string(asciiString(start: start, count: count)), 1)
+        case 0x6:
+            let (count, start) = try countAndStart(offset: offset, info: info)
+            let (bytes, overflow) = count.multipliedReportingOverflow(by: 2)
+            guard !overflow else {
+                throw PropertyListError("UTF-16 string length \(count) is too large", at: base + offset)
+            }
+            try need(bytes, after: start, for: "UTF-16 string of \(count) code units", at: offset)
+            return (.string(utf16String(start: start, count: count)), 1)
+        case 0x7:
+            let (count, start) = try countAndStart(offset: offset, info: info)
+            try need(count, after: start, for: "UTF-8 string of \(count) bytes", at: offset)
+            let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
+            return (.string(String(decoding: slice, as: UTF8.self)), 1)
+        case 0x8:
+            let size = info + 1
+            guard size <= 8 else {
+                throw PropertyListError("UID of \(size) bytes is too large (at most 8)", at: base + offset)
+            }
+            try need(size, after: offset + 1, for: "UID", at: offset)
+            return (.uid(Self.readUInt(buffer, at: offset + 1, size: size)), 1)
+        case 0xA, 0xC:
+            // 0xC is the format's set type; a property list has no set value, so it reads as an array.
+            let (count, start) = try countAndStart(offset: offset, info: info)
+            let references = try referenceList(count: count, start: start, what: "array", at: offset)
+            var elements: [PropertyListValue] = []
+            elements.reserveCapacity(count)
+            var size = 1
+            for position in 0..<count {
+                let element = try reference(references + position * trailer.referenceSize)
+                elements.append(try object(element, depth: depth + 1))
+                size = try add(size, expandedSize[element], at: offset)
+            }
+            return (.array(elements), size)
+        case 0xD:
+            let (count, start) = try countAndStart(offset: offset, info: info)
+            let keyReferences = try referenceList(count: count, start: start, what: "dictionary keys", at: offset)
+            let valueReferences = try referenceList(
+                count: count, start: keyReferences + count * trailer.referenceSize, what: "dictionary values", at: offset)
+            var keys: [String] = []
+            var values: [PropertyListValue] = []
+            keys.reserveCapacity(count)
+            values.reserveCapacity(count)
+            var size = 1
+            for position in 0..<count {
+                let keyIndex = try reference(keyReferences + position * trailer.referenceSize)
+                guard case .string(let key) = try object(keyIndex, depth: depth + 1) else {
+                    throw PropertyListError("dictionary key (object \(keyIndex)) is not a string", at: base + offset)
+                }
+                let valueIndex = try reference(valueReferences + position * trailer.referenceSize)
+                keys.append(key)
+                values.append(try object(valueIndex, depth: depth + 1))
+                size = try add(size, expandedSize[valueIndex] + 1, at: offset)
+            }
+            return (.dictionary(PropertyListDictionary(keys: keys, values: values)), size)
+        default:
+            throw PropertyListError("unknown object marker 0x\(hex(marker))", at: base + offset)
+        }
+    }
+
+    // MARK: Scalars
+
+    private func integer(at offset: Int, sizeExponent: Int) throws(PropertyListError) -> Int128 {
+        guard sizeExponent <= 4 else {
+            throw PropertyListError("integer of 2^\(sizeExponent) bytes is not supported (at most 16 bytes)", at: base + offset)
+        }
+        let size = 1 << sizeExponent
+        try need(size, after: offset + 1, for: "integer", at: offset)
+        switch size {
+        case 1, 2, 4:
+            // Smaller integers are unsigned in this format.
+            return Int128(Self.readUInt(buffer, at: offset + 1, size: size))
+        case 8:
+            return Int128(Int64(bitPattern: Self.readUInt64(buffer, at: offset + 1)))
+        default:
+            let high = Self.readUInt64(buffer, at: offset + 1)
+            let low = Self.readUInt64(buffer, at: offset + 9)
+            return Int128(Int64(bitPattern: high)) << 64 | Int128(low)
+        }
+    }
+
+    private func real(at offset: Int, sizeExponent: Int) throws(PropertyListError) -> Double {
+        switch sizeExponent {
+        case 2:
+            try need(4, after: offset + 1, for: "real", at: offset)
+            return Double(Float(bitPattern: UInt32(Self.readUInt(buffer, at: offset + 1, size: 4))))
+        case 3:
+            try need(8, after: offset + 1, for: "real", at: offset)
+            return Double(bitPattern: Self.readUInt64(buffer, at: offset + 1))
+        default:
+            throw PropertyListError("real of 2^\(sizeExponent) bytes is not supported (4 or 8 bytes)", at: base + offset)
+        }
+    }
+
+    private func asciiString(start: Int, count: Int) -> String {
+        let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
+        if slice.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: slice, as: UTF8.self)
+        }
+        // Not ASCII after all: read each byte as the code point of the same value (Latin-1),
+        // which keeps every byte recoverable instead of replacing it.
+        var scalars = String.UnicodeScalarView()
+        for byte in slice {
+            scalars.append(Unicode.Scalar(byte))
+        }
+        return String(scalars)
+    }
+
+    private func utf16String(start: Int, count: Int) -> String {
+        var units: [UInt16] = []
+        units.reserveCapacity(count)
+        for position in 0..<count {
+            let at = start + 2 * position
+            units.append(UInt16(buffer[at]) << 8 | UInt16(buffer[at + 1]))
+        }
+        // Unpaired surrogates become U+FFFD: a Swift string cannot hold them.
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    // MARK: Counts and references
+
+    /// The element count of a variable-length object and where its payload starts.
+    private func countAndStart(offset: Int, info: Int) throws(PropertyListError) -> (Int, Int) {
+        if info != 0x0F {
+            return (info, offset + 1)
+        }
+        try need(1, after: offset + 1, for: "length", at: offset)
+        let lengthMarker = buffer[offset + 1]
+        guard lengthMarker >> 4 == 0x1, lengthMarker & 0x0F <= 3 else {
+            throw PropertyListError("length of the object is not an integer of 1 to 8 bytes (marker 0x\(hex(lengthMarker)))", at: base + offset + 1)
+        }
+        let size = 1 << Int(lengthMarker & 0x0F)
+        try need(size, after: offset + 2, for: "length", at: offset)
+        let count = Self.readUInt(buffer, at: offset + 2, size: size)
+        // Lengths beyond the file are caught by `need`; this only keeps the arithmetic in range.
+        guard count <= UInt64(buffer.count) else {
+            throw PropertyListError("object declares a length of \(count), larger than the file (\(buffer.count) bytes)", at: base + offset)
+        }
+        return (Int(count), offset + 2 + size)
+    }
+
+    private func referenceList(count: Int, start: Int, what: String, at offset: Int) throws(PropertyListError) -> Int {
+        let (size, overflow) = count.multipliedReportingOverflow(by: trailer.referenceSize)
+        guard !overflow else {
+            throw PropertyListError("\(what) count \(count) is too large", at: base + offset)
+        }
+        try need(size, after: start, for: "\(what) (\(count) references)", at: offset)
+        return start
+    }
+
+    private func reference(_ position: Int) throws(PropertyListError) -> Int {
+        let index = Self.readUInt(buffer, at: position, size: trailer.referenceSize)
+        guard index < UInt64(trailer.objectCount) else {
+            throw PropertyListError("object reference \(index) is out of range (\(trailer.objectCount) objects)", at: base + position)
+        }
+        return Int(index)
+    }
+
+    /// Fails unless `count` bytes starting at `start` lie inside the object area.
+    private func need(_ count: Int, after start: Int, for what: String, at offset: Int) throws(PropertyListError) {
+        let end = trailer.offsetTableStart
+        guard start <= end, count <= end - start else {
+            throw PropertyListError("\(what) runs past the end of the object area", at: base + offset)
+        }
+    }
+
+    private func add(_ size: Int, _ more: Int, at offset: Int) throws(PropertyListError) -> Int {
+        let (total, overflow) = size.addingReportingOverflow(more)
+        guard !overflow, total <= limits.maxNodes else {
+            throw PropertyListError("property list expands to more than the limit of \(limits.maxNodes) values (shared references multiply it)", at: base + offset, exceedsLimit: true)
+        }
+        return total
+    }
+
+    // MARK: Raw reads (callers have checked the bounds)
+
+    static func readUInt(_ buffer: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for position in offset..<(offset + size) {
+            value = value << 8 | UInt64(buffer[position])
+        }
+        return value
+    }
+
+    static func readUInt64(_ buffer: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        readUInt(buffer, at: offset, size: 8)
+    }
+}
+
+func hex(_ byte: UInt8) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+}

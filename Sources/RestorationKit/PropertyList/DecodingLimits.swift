@@ -1,0 +1,24 @@
+/// Bounds that keep hostile input from exhausting the stack, memory or time.
+///
+/// Every bound is checked while reading and reported as an error that names it; none of them
+/// is reached by archives UIKit writes (a deep real archive nests a few dozen levels and a few
+/// hundred thousand values).
+public struct DecodingLimits: Hashable, Sendable {
+    /// How deeply containers may nest, counted across nested archives.
+    public var maxDepth: Int
+    /// How many values a file may expand to, counting a shared value once per reference.
+    public var maxNodes: Int
+    /// How many keyed archives may nest inside one another (UIKit uses three levels).
+    public var maxArchiveDepth: Int
+    /// How large an input file may be, in bytes: it is read into memory whole.
+    public var maxInputBytes: Int
+
+    public init(maxDepth: Int = 512, maxNodes: Int = 20_000_000, maxArchiveDepth: Int = 16, maxInputBytes: Int = 1 << 30) {
+        self.maxDepth = maxDepth
+        self.maxNodes = maxNodes
+        self.maxArchiveDepth = maxArchiveDepth
+        self.maxInputBytes = maxInputBytes
+    }
+
+    public static let `default` = DecodingLimits()
+}

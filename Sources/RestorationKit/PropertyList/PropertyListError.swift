@@ -1,0 +1,22 @@
+/// Why a property list could not be read, and where.
+public struct PropertyListError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong, as a short lower-case phrase.
+    public var reason: String
+    /// The byte offset in the file at which the problem was found, when the format has offsets.
+    public var byteOffset: Int?
+    /// True when the input may be well formed but goes past one of the `DecodingLimits`.
+    public var exceedsLimit: Bool
+
+    public init(_ reason: String, at byteOffset: Int? = nil, exceedsLimit: Bool = false) {
+        self.reason = reason
+        self.byteOffset = byteOffset
+        self.exceedsLimit = exceedsLimit
+    }
+
+    public var description: String {
+        if let byteOffset {
+            return "\(reason) (at byte \(byteOffset))"
+        }
+        return reason
+    }
+}

@@ -1,0 +1,94 @@
+/// A restoration identifier path such as `TabController/:[1]:/NavigationController`.
+///
+/// Components are separated by `/`; a container may insert an index component `:[n]:` before a
+/// child. There is no escaping in the format, so a `/` inside an identifier cannot be told apart
+/// from a separator: this type splits on every `/`, as UIKit's own lookups do.
+public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
+    public enum Component: Hashable, Sendable {
+        case identifier(String)
+        /// `:[n]:`, the child's index in its container.
+        case index(Int)
+        /// Looks like an index component but is not well formed (`:[x]:`, `:[1]`, `:[]:`).
+        case malformedIndex(String)
+    }
+
+    public let rawValue: String
+
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
+
+    /// The components as written, index components included.
+    public var rawComponents: [String] {
+        rawValue.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    public var components: [Component] {
+        rawComponents.map(Self.parse)
+    }
+
+    static func parse(_ text: String) -> Component {
+        let opens = text.hasPrefix(":[")
+        let closes = text.hasSuffix("]:")
+        guard opens || closes else {
+            return .identifier(text)
+        }
+        let utf8 = Array(text.utf8)
+        if opens, closes, utf8.count >= 5 {
+            let digits = utf8[2..<(utf8.count - 2)]
+            // Nine digits at most: an index never comes near that, and it cannot overflow.
+            if digits.count <= 9, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+                return .index(digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
+            }
+        }
+        return .malformedIndex(text)
+    }
+
+    /// The identifiers alone, index components left out.
+    public var identifiers: [String] {
+        components.compactMap { component in
+            if case .identifier(let name) = component { return name }
+            return nil
+        }
+    }
+
+    /// The last identifier: the object's own restoration identifier.
+    public var lastIdentifier: String? {
+        identifiers.last
+    }
+
+    /// The index component just before the last identifier, when there is one.
+    public var index: Int? {
+        let parts = components
+        guard parts.count >= 2, case .identifier = parts[parts.count - 1], case .index(let index) = parts[parts.count - 2] else {
+            return nil
+        }
+        return index
+    }
+
+    /// The path of the parent: this path without its last identifier and the index before it.
+    /// Nil for a root (a single identifier).
+    public var parent: IdentifierPath? {
+        var parts = rawComponents
+        guard parts.count > 1 else { return nil }
+        parts.removeLast()
+        if let last = parts.last, case .index = Self.parse(last) {
+            parts.removeLast()
+        }
+        guard !parts.isEmpty else { return nil }
+        return IdentifierPath(parts.joined(separator: "/"))
+    }
+
+    /// Whether `self` is `other` or lies below it.
+    public func hasPrefix(_ other: IdentifierPath) -> Bool {
+        rawValue == other.rawValue || rawValue.hasPrefix(other.rawValue + "/")
+    }
+}
+
+extension IdentifierPath: Comparable {
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+}

@@ -1,0 +1,155 @@
+/// A UIKit state-restoration archive (`data.data`), read into UIKit's terms.
+///
+/// Whatever the model does not interpret stays visible: keys it does not know are in `appState`,
+/// and a known key whose value has an unexpected type is left there too, with a note.
+public struct RestorationArchive: Hashable, Sendable {
+    /// False for a keyed archive that is not a restoration archive; it is then described only
+    /// by `appState` (all of its `$top` keys) and `notes`.
+    public var isRestorationArchive: Bool
+    public var majorVersion: Int128?
+    public var minorVersion: Int128?
+    public var bundleVersion: String?
+    public var systemVersion: String?
+    /// Seconds since 2001-01-01T00:00:00Z.
+    public var timestamp: Double?
+    public var userInterfaceIdiom: UserInterfaceIdiom?
+    /// Identifier path → restoration class name, in archive order.
+    public var restorationClassMap: OrderedFields<String>
+    /// `kRootRestorationIdentifiersKey`, in the order UIKit saved the objects (duplicates kept).
+    public var identifierPaths: [IdentifierPath]
+    /// One object per distinct listed path, in listed order.
+    public var objects: [RestorationObject]
+    /// The remaining `$top` keys.
+    public var appState: ArchiveFields
+    /// What the model could not interpret, in words.
+    public var notes: [String]
+    /// The decoded archive the model was read from.
+    public var archive: KeyedArchive
+
+    public init(archive: KeyedArchive) {
+        var reader = TopReader(top: archive.top)
+        self.archive = archive
+        isRestorationArchive = archive.top[RestorationKeys.majorVersion] != nil
+            || archive.top[RestorationKeys.identifierPaths] != nil
+        guard isRestorationArchive else {
+            self.restorationClassMap = .empty
+            self.identifierPaths = []
+            self.objects = []
+            self.appState = archive.top
+            self.notes = ["not a UIKit state-restoration archive (no \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths)): shown as a generic keyed archive"]
+            return
+        }
+        majorVersion = reader.take(RestorationKeys.majorVersion, as: "an integer") { $0.integerValue }
+        minorVersion = reader.take(RestorationKeys.minorVersion, as: "an integer") { $0.integerValue }
+        bundleVersion = reader.take(RestorationKeys.bundleVersion, as: "a string") { $0.stringValue }
+        systemVersion = reader.take(RestorationKeys.systemVersion, as: "a string") { $0.stringValue }
+        timestamp = reader.take(RestorationKeys.timestamp, as: "a date") { value in
+            if case .date(let seconds) = value { return seconds }
+            return nil
+        }
+        userInterfaceIdiom = reader.take(RestorationKeys.userInterfaceIdiom, as: "an integer") {
+            $0.integerValue.map(UserInterfaceIdiom.init(rawValue:))
+        }
+        restorationClassMap = reader.take(RestorationKeys.classMap, as: "a dictionary of path strings to class-name strings") { value in
+            guard case .dictionary(let dictionary) = value, let fields = dictionary.stringKeyed else { return nil }
+            let names = fields.values.compactMap(\.stringValue)
+            guard names.count == fields.count else { return nil }
+            return OrderedFields(keys: fields.keys, values: names)
+        } ?? .empty
+        identifierPaths = reader.take(RestorationKeys.identifierPaths, as: "an array of path strings") { value in
+            guard case .array(let elements) = value else { return nil }
+            let paths = elements.compactMap(\.stringValue)
+            guard paths.count == elements.count else { return nil }
+            return paths.map(IdentifierPath.init)
+        } ?? []
+
+        var objects: [RestorationObject] = []
+        var seen = Set<IdentifierPath>()
+        for path in identifierPaths where seen.insert(path).inserted {
+            var object = Self.object(path: path, entry: reader.takeAny(path.rawValue))
+            object.restorationClass = restorationClassMap[path.rawValue]
+            objects.append(object)
+        }
+        self.objects = objects
+        self.appState = reader.remaining
+        self.notes = reader.notes
+    }
+
+    /// The object saved under `path`, if it is listed.
+    public func object(at path: IdentifierPath) -> RestorationObject? {
+        objects.first { $0.identifierPath == path }
+    }
+
+    private static func object(path: IdentifierPath, entry: ArchiveValue?) -> RestorationObject {
+        switch entry {
+        case .archive(let archive)?:
+            let (state, views) = splitViews(archive.top)
+            return RestorationObject(identifierPath: path, state: state, views: views)
+        case .data(let data)?:
+            let problem = data.archiveError.map { "its entry is data that failed to decode as a keyed archive: \($0)" }
+                ?? "its entry is \(data.bytes.count) bytes of data that are not a keyed archive"
+            return RestorationObject(identifierPath: path, state: nil, stateProblem: problem, undecodedEntry: entry)
+        case let value?:
+            return RestorationObject(identifierPath: path, state: nil, stateProblem: "its entry is \(value.kindDescription), not a keyed archive", undecodedEntry: value)
+        case nil:
+            return RestorationObject(identifierPath: path, state: nil, stateProblem: "the archive has no entry for this path")
+        }
+    }
+
+    /// Moves the view archives under `kViewRestorationDataKey` out of an object's state.
+    /// Entries that are not view archives stay in the state under that key.
+    private static func splitViews(_ top: ArchiveFields) -> (ArchiveFields, [RestorationView]) {
+        guard case .dictionary(let viewData)? = top[RestorationKeys.viewRestorationData] else {
+            return (top, [])
+        }
+        var views: [RestorationView] = []
+        var leftovers: [ArchiveDictionary.Entry] = []
+        for entry in viewData.entries {
+            if case .string(let path) = entry.key, case .archive(let archive) = entry.value {
+                views.append(RestorationView(identifierPath: IdentifierPath(path), state: archive.top))
+            } else {
+                leftovers.append(entry)
+            }
+        }
+        var state = top.removing([RestorationKeys.viewRestorationData])
+        if !leftovers.isEmpty {
+            state = ArchiveFields(
+                keys: state.keys + [RestorationKeys.viewRestorationData],
+                values: state.values + [.dictionary(ArchiveDictionary(entries: leftovers))])
+        }
+        return (state, views)
+    }
+}
+
+/// Takes the keys the model understands out of `$top`, leaving the rest.
+private struct TopReader {
+    let top: ArchiveFields
+    var taken = Set<String>()
+    var notes: [String] = []
+
+    init(top: ArchiveFields) {
+        self.top = top
+    }
+
+    /// The value of `key` converted by `convert`; a value that does not convert stays in the
+    /// remaining keys and gets a note.
+    mutating func take<T>(_ key: String, as expected: String, _ convert: (ArchiveValue) -> T?) -> T? {
+        guard let value = top[key] else { return nil }
+        guard let converted = convert(value) else {
+            notes.append("\(key) is \(value.kindDescription), not \(expected): left among the other keys")
+            return nil
+        }
+        taken.insert(key)
+        return converted
+    }
+
+    mutating func takeAny(_ key: String) -> ArchiveValue? {
+        guard let value = top[key] else { return nil }
+        taken.insert(key)
+        return value
+    }
+
+    var remaining: ArchiveFields {
+        top.removing(taken)
+    }
+}

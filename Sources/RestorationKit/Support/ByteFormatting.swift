@@ -1,0 +1,46 @@
+/// Hex previews and Base64 for binary data, without Foundation.
+public enum ByteFormatting {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// The first `limit` bytes as space-separated hex pairs, with `…` when there are more.
+    public static func hexPreview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 16) -> String where Bytes.Element == UInt8 {
+        var text: [UInt8] = []
+        for (position, byte) in bytes.prefix(limit).enumerated() {
+            if position > 0 { text.append(UInt8(ascii: " ")) }
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
+        }
+        var result = String(decoding: text, as: UTF8.self)
+        if bytes.count > limit { result += " …" }
+        return result
+    }
+
+    public static func base64<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var iterator = bytes.makeIterator()
+        while let first = iterator.next() {
+            let second = iterator.next()
+            let third = iterator.next()
+            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+            output.append(base64Alphabet[Int(group >> 18 & 0x3F)])
+            output.append(base64Alphabet[Int(group >> 12 & 0x3F)])
+            output.append(second == nil ? UInt8(ascii: "=") : base64Alphabet[Int(group >> 6 & 0x3F)])
+            output.append(third == nil ? UInt8(ascii: "=") : base64Alphabet[Int(group & 0x3F)])
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The canonical 8-4-4-4-12 form of 16 UUID bytes, upper case as NSUUID prints it.
+    public static func uuidString(_ bytes: [UInt8]) -> String {
+        let upper = Array("0123456789ABCDEF".utf8)
+        var text: [UInt8] = []
+        for (position, byte) in bytes.enumerated() {
+            if [4, 6, 8, 10].contains(position) { text.append(UInt8(ascii: "-")) }
+            text.append(upper[Int(byte >> 4)])
+            text.append(upper[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,79 @@
+/// String-keyed values in the order the file stores them: a property-list dictionary, a keyed
+/// archive's `$top`, an archived object's fields.
+///
+/// The order is kept so that output follows the file, but equality ignores it: two
+/// dictionaries with the same pairs are the same dictionary whatever order they were written in.
+/// Duplicate keys (possible in a damaged file) are all kept; lookups find the first.
+public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
+    public private(set) var keys: [String]
+    public private(set) var values: [Value]
+    /// Built only for larger dictionaries: an outer restoration archive's `$top` has one key per
+    /// saved object, where a linear search per lookup would make decoding quadratic.
+    private var index: [String: Int]?
+
+    private static var indexThreshold: Int { 12 }
+
+    public init(keys: [String], values: [Value]) {
+        precondition(keys.count == values.count, "keys and values differ in count")
+        self.keys = keys
+        self.values = values
+        if keys.count > Self.indexThreshold {
+            var index = [String: Int](minimumCapacity: keys.count)
+            // The first of duplicate keys wins, as it does for a linear search.
+            for (position, key) in keys.enumerated() where index[key] == nil {
+                index[key] = position
+            }
+            self.index = index
+        }
+    }
+
+    public init(_ pairs: [(String, Value)]) {
+        self.init(keys: pairs.map(\.0), values: pairs.map(\.1))
+    }
+
+    public var count: Int { keys.count }
+    public var isEmpty: Bool { keys.isEmpty }
+
+    public subscript(key: String) -> Value? {
+        if let index {
+            return index[key].map { values[$0] }
+        }
+        return keys.firstIndex(of: key).map { values[$0] }
+    }
+
+    public static var empty: Self { Self(keys: [], values: []) }
+
+    /// The same fields without those whose key is in `removed`.
+    public func removing(_ removed: Set<String>) -> Self {
+        let kept = entries.filter { !removed.contains($0.0) }
+        return Self(keys: kept.map(\.0), values: kept.map(\.1))
+    }
+
+    /// Key/value pairs in file order.
+    public var entries: Zip2Sequence<[String], [Value]> { zip(keys, values) }
+}
+
+extension OrderedFields: Hashable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for (key, value) in lhs.entries where rhs[key] != value {
+            return false
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent, to agree with ==.
+        hasher.combine(count)
+        var combined = 0
+        for (key, value) in entries {
+            var pairHasher = Hasher()
+            pairHasher.combine(key)
+            pairHasher.combine(value)
+            combined ^= pairHasher.finalize()
+        }
+        hasher.combine(combined)
+    }
+}
+
+public typealias PropertyListDictionary = OrderedFields<PropertyListValue>

@@ -1,0 +1,32 @@
+/// Makes untrusted strings safe to print on a terminal: one line, no control sequences.
+///
+/// Archives come from devices and backups; a string holding an escape sequence must not be
+/// able to rewrite the analyst's screen, and one holding a newline must not forge a line.
+public enum TextEscaping {
+    public static func escape(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\\": result += "\\\\"
+            case _ where needsEscape(scalar):
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true  // C0 and C1 controls, DEL
+        case 0x5C: true  // the escape character itself, so escaped output stays unambiguous
+        case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true  // bidi and line separators
+        default: false
+        }
+    }
+}

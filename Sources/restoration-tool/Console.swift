@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RestorationKit
+
+/// Writes results to standard output and one-line errors to standard error.
+enum Console {
+    static let toolName = "restoration-tool"
+
+    static func write(_ text: String) {
+        writeAll(text, to: 1)
+    }
+
+    /// `restoration-tool: FILE: error: what (at byte n)`.
+    static func error(file: String, _ message: String) {
+        writeAll("\(toolName): \(displayName(file)): error: \(message)\n", to: 2)
+    }
+
+    /// Unbuffered writes straight to the descriptor: output is produced in large pieces, and
+    /// nothing is left in a buffer if the process exits with an error status.
+    private static func writeAll(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// How a file is named in messages; `-` is standard input.
+    static func displayName(_ path: String) -> String {
+        path == "-" ? "(standard input)" : TextEscaping.escape(path)
+    }
+}
+
+/// Exit statuses shared by every command.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let findings: Int32 = 1
+    static let unreadable: Int32 = 2
+}
+
+/// `write(2)`, at file scope so the name is not taken by `Console.write`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import RestorationKit
+
+/// Bounds on what one input may make the tool do, shared by every command that reads archives.
+struct DecodingOptions: ParsableArguments {
+    @Option(name: .customLong("max-depth"), help: ArgumentHelp("How deeply values may nest.", valueName: "levels"))
+    var maxDepth: Int = DecodingLimits.default.maxDepth
+
+    @Option(name: .customLong("max-nodes"), help: ArgumentHelp("How many values one file may expand to (a shared value counts once per reference).", valueName: "count"))
+    var maxNodes: Int = DecodingLimits.default.maxNodes
+
+    @Option(name: .customLong("max-archive-depth"), help: ArgumentHelp("How deeply keyed archives may nest inside one another.", valueName: "levels"))
+    var maxArchiveDepth: Int = DecodingLimits.default.maxArchiveDepth
+
+    @Option(name: .customLong("max-input-size"), help: ArgumentHelp("The largest input file, in bytes.", valueName: "bytes"))
+    var maxInputBytes: Int = DecodingLimits.default.maxInputBytes
+
+    func validate() throws {
+        // The stack, not the input, bounds depth: beyond this, deep input could overflow it.
+        guard (1...4096).contains(maxDepth) else { throw ValidationError("--max-depth must be from 1 to 4096") }
+        guard maxNodes >= 1 else { throw ValidationError("--max-nodes must be at least 1") }
+        guard (1...256).contains(maxArchiveDepth) else { throw ValidationError("--max-archive-depth must be from 1 to 256") }
+        guard maxInputBytes >= 1 else { throw ValidationError("--max-input-size must be at least 1") }
+    }
+
+    var limits: DecodingLimits {
+        DecodingLimits(maxDepth: maxDepth, maxNodes: maxNodes, maxArchiveDepth: maxArchiveDepth, maxInputBytes: maxInputBytes)
+    }
+}

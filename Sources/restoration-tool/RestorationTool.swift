@@ -1,0 +1,21 @@
+import ArgumentParser
+
+@main
+struct RestorationTool: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "restoration-tool",
+        abstract: "Inspect iOS UIKit state-restoration archives (data.data).",
+        discussion: """
+            UIKit saves an app's view-controller tree to
+            Library/Saved Application State/<bundle-id>.savedState/data.data, a keyed archive whose \
+            entries are keyed archives themselves. restoration-tool reads these files on any \
+            machine, without a device.
+
+            Exit status: 0 success, 2 unreadable input or not an archive, 64 usage error.
+            """,
+        version: version,
+        subcommands: [Dump.self]
+    )
+}

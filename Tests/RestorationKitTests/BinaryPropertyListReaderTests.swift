@@ -1,0 +1,120 @@
+import XCTest
+@testable import RestorationKit
+
+final class BinaryPropertyListReaderTests: XCTestCase {
+    private func read(_ bytes: [UInt8], limits: DecodingLimits = .default) throws -> PropertyListValue {
+        try PropertyListReader(limits: limits).read(bytes)
+    }
+
+    func testReadsPlainPropertyList() throws {
+        let value = try read(try FixtureFiles.bytes("plain.plist"))
+        XCTAssertEqual(value, .dictionary(PropertyListDictionary([
+            ("CFBundleVersion", .string("1")),
+            ("items", .array([.integer(1), .integer(2), .integer(3)])),
+        ])))
+    }
+
+    func testReadsFourByteReals() throws {
+        let top = try XCTUnwrap(read(try FixtureFiles.bytes("float32.data")).dictionaryValue?["$top"]?.dictionaryValue)
+        XCTAssertEqual(top["kScrollViewZoomScaleKey"], .real(1.5))
+        XCTAssertEqual(top["floatNegative"], .real(-2.5))
+        XCTAssertEqual(top["floatPointOne"], .real(Double(Float(0.1))))
+    }
+
+    func testMinimalHandMadeFile() throws {
+        // bplist00, one object (integer 7), offset table, trailer.
+        let bytes = BinaryPlistBuilder.single(object: [0x10, 0x07])
+        XCTAssertEqual(try read(bytes), .integer(7))
+    }
+
+    func testIntegerWidthsAndSigns() throws {
+        XCTAssertEqual(try read(BinaryPlistBuilder.single(object: [0x11, 0xFF, 0xFF])), .integer(65535))
+        XCTAssertEqual(try read(BinaryPlistBuilder.single(object: [0x12, 0xFF, 0xFF, 0xFF, 0xFF])), .integer(4_294_967_295))
+        XCTAssertEqual(try read(BinaryPlistBuilder.single(object: [0x13] + Array(repeating: 0xFF, count: 8))), .integer(-1))
+        let uint64Max: [UInt8] = [0x14] + Array(repeating: 0, count: 8) + Array(repeating: 0xFF, count: 8)
+        XCTAssertEqual(try read(BinaryPlistBuilder.single(object: uint64Max)), .integer(Int128(UInt64.max)))
+        XCTAssertThrowsError(try read(BinaryPlistBuilder.single(object: [0x15] + Array(repeating: 0, count: 32))))
+    }
+
+    func testStringsKeepTheirCharacters() throws {
+        // UTF-16BE "é☕" and an ASCII string with a byte above 0x7F, read as Latin-1.
+        XCTAssertEqual(try read(BinaryPlistBuilder.single(object: [0x62, 0x00, 0xE9, 0x26, 0x15])), .string("é☕"))
+        XCTAssertEqual(try read(BinaryPlistBuilder.single(object: [0x52, 0x41, 0xE9])), .string("Aé"))
+        XCTAssertEqual(try read(BinaryPlistBuilder.single(object: [0x63, 0x00, 0x41, 0x00, 0x00, 0xD8, 0x00])), .string("A\u{0}\u{FFFD}"))
+    }
+
+    func testDataIsASliceAtItsFileOffset() throws {
+        let value = try read(BinaryPlistBuilder.single(object: [0x43, 0xDE, 0xAD, 0xBE]))
+        guard case .data(let data) = value else { return XCTFail("not data: \(value)") }
+        XCTAssertEqual(Array(data), [0xDE, 0xAD, 0xBE])
+        XCTAssertEqual(data.startIndex, 9, "the bytes follow the header and the marker")
+    }
+
+    func testErrorsNameTheByteOffset() throws {
+        let error = try XCTUnwrap(readError(BinaryPlistBuilder.single(object: [0x43, 0x01])))
+        XCTAssertEqual(error.reason, "data object of 3 bytes runs past the end of the object area")
+        XCTAssertEqual(error.byteOffset, 8)
+    }
+
+    func testFormatIsDetectedByContent() throws {
+        XCTAssertEqual(try PropertyListReader.format(of: Array("bplist00xyz".utf8)[...]), .binary)
+        XCTAssertEqual(try PropertyListReader.format(of: Array("\u{FEFF}  <?xml version=\"1.0\"?>".utf8)[...]), .xml)
+        XCTAssertEqual(try PropertyListReader.format(of: Array("<plist version=\"1.0\">".utf8)[...]), .xml)
+        XCTAssertThrowsError(try PropertyListReader.format(of: Array("{\"json\": 1}".utf8)[...]))
+        XCTAssertThrowsError(try PropertyListReader.format(of: [][...]))
+    }
+
+    func testDepthLimitIsConfigurable() throws {
+        // [[[1]]]: three arrays deep.
+        let bytes = BinaryPlistBuilder.objects([[0xA1, 0x01], [0xA1, 0x02], [0xA1, 0x03], [0x10, 0x01]])
+        XCTAssertNoThrow(try read(bytes, limits: DecodingLimits(maxDepth: 3)))
+        let error = try XCTUnwrap(readError(bytes, limits: DecodingLimits(maxDepth: 2)))
+        XCTAssertTrue(error.exceedsLimit)
+        XCTAssertEqual(error.reason, "containers nest deeper than the limit of 2 levels")
+    }
+
+    func testSharedObjectsCountOncePerReference() throws {
+        // [x, x] where x = [1, 1]: 1 + 2 × 3 = 7 values when expanded.
+        let bytes = BinaryPlistBuilder.objects([[0xA2, 0x01, 0x01], [0xA2, 0x02, 0x02], [0x10, 0x01]])
+        XCTAssertNoThrow(try read(bytes, limits: DecodingLimits(maxNodes: 7)))
+        XCTAssertTrue(try XCTUnwrap(readError(bytes, limits: DecodingLimits(maxNodes: 6))).exceedsLimit)
+    }
+
+    private func readError(_ bytes: [UInt8], limits: DecodingLimits = .default) -> PropertyListError? {
+        do {
+            _ = try read(bytes, limits: limits)
+            return nil
+        } catch let error as PropertyListError {
+            return error
+        } catch {
+            XCTFail("unexpected error \(error)")
+            return nil
+        }
+    }
+}
+
+/// Builds small binary property lists by hand: objects in order, 1-byte offsets and references.
+enum BinaryPlistBuilder {
+    static func single(object: [UInt8]) -> [UInt8] {
+        objects([object])
+    }
+
+    /// `objects[0]` is the top object; references inside the objects are indices into `objects`.
+    static func objects(_ objects: [[UInt8]]) -> [UInt8] {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(bytes.count)
+            bytes += object
+        }
+        let tableStart = bytes.count
+        bytes += offsets.map { UInt8($0) }
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        bytes += bigEndian(UInt64(objects.count)) + bigEndian(0) + bigEndian(UInt64(tableStart))
+        return bytes
+    }
+
+    private static func bigEndian(_ value: UInt64) -> [UInt8] {
+        (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+}

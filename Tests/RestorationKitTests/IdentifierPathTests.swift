@@ -1,0 +1,41 @@
+import XCTest
+@testable import RestorationKit
+
+final class IdentifierPathTests: XCTestCase {
+    func testComponentsWithIndexes() {
+        let path = IdentifierPath("TabController/:[1]:/NavigationController/:[0]:/_TtC20StateRestorationDemo20SecondViewController")
+        XCTAssertEqual(path.components, [
+            .identifier("TabController"), .index(1), .identifier("NavigationController"), .index(0),
+            .identifier("_TtC20StateRestorationDemo20SecondViewController"),
+        ])
+        XCTAssertEqual(path.index, 0)
+        XCTAssertEqual(path.identifiers, ["TabController", "NavigationController", "_TtC20StateRestorationDemo20SecondViewController"])
+        XCTAssertEqual(path.parent, IdentifierPath("TabController/:[1]:/NavigationController"))
+        XCTAssertEqual(path.parent?.parent, IdentifierPath("TabController"))
+        XCTAssertNil(IdentifierPath("TabController").parent)
+    }
+
+    func testPlainPaths() {
+        let path = IdentifierPath("UINavigationController/BNRDetailViewController")
+        XCTAssertNil(path.index)
+        XCTAssertEqual(path.parent, IdentifierPath("UINavigationController"))
+        XCTAssertEqual(path.lastIdentifier, "BNRDetailViewController")
+    }
+
+    func testMalformedComponents() {
+        XCTAssertEqual(IdentifierPath.parse(":[x]:"), .malformedIndex(":[x]:"))
+        XCTAssertEqual(IdentifierPath.parse(":[1]"), .malformedIndex(":[1]"))
+        XCTAssertEqual(IdentifierPath.parse(":[]:"), .malformedIndex(":[]:"))
+        XCTAssertEqual(IdentifierPath.parse("[1]:"), .malformedIndex("[1]:"))
+        XCTAssertEqual(IdentifierPath.parse(":[12]:"), .index(12))
+        XCTAssertEqual(IdentifierPath.parse(":[9999999999]:"), .malformedIndex(":[9999999999]:"))
+        XCTAssertEqual(IdentifierPath("A//B").rawComponents, ["A", "", "B"])
+        XCTAssertEqual(IdentifierPath("").rawComponents, [""])
+    }
+
+    func testPrefix() {
+        XCTAssertTrue(IdentifierPath("A/B").hasPrefix(IdentifierPath("A")))
+        XCTAssertTrue(IdentifierPath("A").hasPrefix(IdentifierPath("A")))
+        XCTAssertFalse(IdentifierPath("AB").hasPrefix(IdentifierPath("A")))
+    }
+}

@@ -1,0 +1,80 @@
+import XCTest
+@testable import RestorationKit
+
+final class RestorationArchiveTests: XCTestCase {
+    func testIOS8Metadata() throws {
+        let archive = try FixtureFiles.archive("ios8-tabbar.data")
+        XCTAssertTrue(archive.isRestorationArchive)
+        XCTAssertEqual(archive.majorVersion, 2)
+        XCTAssertEqual(archive.minorVersion, 1)
+        XCTAssertEqual(archive.bundleVersion, "1")
+        XCTAssertEqual(archive.systemVersion, "8.0")
+        XCTAssertEqual(archive.timestamp, 426_355_518)  // 2014-07-06T16:05:18Z, computed with Python
+        XCTAssertEqual(archive.userInterfaceIdiom?.name, "phone")
+        XCTAssertEqual(archive.notes, [])
+    }
+
+    func testIOS8ObjectsFollowTheSavedOrder() throws {
+        let archive = try FixtureFiles.archive("ios8-tabbar.data")
+        XCTAssertEqual(archive.identifierPaths.count, 7)
+        XCTAssertEqual(archive.objects.map(\.identifierPath), archive.identifierPaths)
+        XCTAssertTrue(archive.objects.allSatisfy { $0.state != nil && $0.stateProblem == nil })
+        XCTAssertEqual(archive.appState.keys.sorted(), ["AppLaunchCount", "WindowIdentifierToSizeClassMapKey", "kFirstRespondersKey"])
+    }
+
+    func testClassMapReferencesAndViews() throws {
+        let archive = try FixtureFiles.archive("ios8-tabbar.data")
+        let cityPath = "TabController/:[1]:/NavigationController/:[1]:/_TtC20StateRestorationDemo18CityViewController"
+        let city = try XCTUnwrap(archive.object(at: IdentifierPath(cityPath)))
+        XCTAssertEqual(city.restorationClass, "_TtC20StateRestorationDemo18CityViewController")
+        XCTAssertEqual(city.state?[RestorationKeys.presentedViewController], .reference(cityPath + "/MapViewController"))
+
+        let tabs = try XCTUnwrap(archive.object(at: IdentifierPath("TabController")))
+        XCTAssertNil(tabs.restorationClass)
+        XCTAssertEqual(tabs.state?[RestorationKeys.tabBarSelectedViewController], .reference("TabController/:[1]:/NavigationController"))
+
+        let first = try XCTUnwrap(archive.objects.first { $0.identifierPath.lastIdentifier?.hasSuffix("FirstViewController") == true })
+        XCTAssertEqual(first.views.map(\.identifierPath.lastIdentifier), ["TableView"])
+        XCTAssertEqual(first.views.first?.state["kScrollViewContentOffsetKey"], .string("{0, 128.5}"))
+        XCTAssertNil(first.state?[RestorationKeys.viewRestorationData], "views are moved out of the state")
+    }
+
+    func testIOS7PlainPaths() throws {
+        let archive = try FixtureFiles.archive("ios7-plain.data")
+        XCTAssertNil(archive.bundleVersion)
+        XCTAssertEqual(archive.systemVersion, "7.1")
+        XCTAssertEqual(archive.userInterfaceIdiom?.name, "pad")
+        XCTAssertEqual(archive.timestamp.flatMap(ReferenceDate.iso8601), "2013-11-02T09:30:15.25Z")
+        XCTAssertEqual(archive.identifierPaths.map(\.rawValue), ["UINavigationController", "UINavigationController/BNRDetailViewController"])
+        XCTAssertEqual(archive.restorationClassMap.count, 0)
+    }
+
+    func testGenericKeyedArchive() throws {
+        let archive = try FixtureFiles.archive("not-restoration.data")
+        XCTAssertFalse(archive.isRestorationArchive)
+        XCTAssertEqual(archive.objects, [])
+        XCTAssertEqual(archive.appState.keys, ["root"])
+        XCTAssertEqual(archive.notes.count, 1)
+    }
+
+    func testMissingEntryAndWrongTypesAreShownNotDropped() throws {
+        let top = ArchiveFields([
+            (RestorationKeys.majorVersion, .string("two")),
+            (RestorationKeys.identifierPaths, .array([.string("Root"), .string("Root/Child")])),
+            ("Root", .data(ArchiveData(bytes: [1, 2, 3]))),
+        ])
+        let archive = RestorationArchive(archive: KeyedArchive(top: top))
+        XCTAssertNil(archive.majorVersion)
+        XCTAssertEqual(archive.appState[RestorationKeys.majorVersion], .string("two"))
+        XCTAssertEqual(archive.notes, ["kUIStateRestorationArchiveMajorVersionKey is a string, not an integer: left among the other keys"])
+        XCTAssertEqual(archive.objects[0].stateProblem, "its entry is 3 bytes of data that are not a keyed archive")
+        XCTAssertNotNil(archive.objects[0].undecodedEntry)
+        XCTAssertEqual(archive.objects[1].stateProblem, "the archive has no entry for this path")
+    }
+
+    func testLongIdentifierPath() throws {
+        let archive = try FixtureFiles.archive("hostile/long-path.data")
+        XCTAssertEqual(archive.identifierPaths.first?.rawValue.count, 1_000_000)
+        XCTAssertEqual(archive.objects.first?.identifierPath.rawComponents.count, 500_000)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+
+final class DumpCommandTests: XCTestCase {
+    // MARK: Golden output
+
+    func testTextGoldenOutput() throws {
+        for name in ["ios8-tabbar.data", "ios7-plain.data", "values.data", "not-restoration.data"] {
+            let run = try ToolRunner.run(["dump", "Fixtures/" + name])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.stderr, "")
+            try GoldenFiles.assertMatches(run.stdout, name + ".txt")
+        }
+    }
+
+    func testJSONGoldenOutput() throws {
+        for name in ["ios8-tabbar.data", "ios7-plain.data", "values.data", "not-restoration.data"] {
+            let run = try ToolRunner.run(["dump", "--json", "Fixtures/" + name])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            try GoldenFiles.assertMatches(run.stdout, name + ".json")
+        }
+    }
+
+    func testXMLDumpsLikeItsBinaryTwin() throws {
+        let binary = try ToolRunner.run(["dump", "Fixtures/ios8-tabbar.data"])
+        let xml = try ToolRunner.run(["dump", "Fixtures/ios8-tabbar.xml"])
+        XCTAssertEqual(xml.status, 0, xml.stderr)
+        XCTAssertEqual(
+            xml.stdout.replacingOccurrences(of: "ios8-tabbar.xml", with: "ios8-tabbar.data"), binary.stdout)
+    }
+
+    func testNoDemangle() throws {
+        let run = try ToolRunner.run(["dump", "--no-demangle", "Fixtures/ios8-tabbar.data"])
+        XCTAssertTrue(run.stdout.contains("Restoration Class...._TtC20StateRestorationDemo18CityViewController\n"))
+        XCTAssertFalse(run.stdout.contains("StateRestorationDemo.CityViewController"))
+    }
+
+    // MARK: JSON shape
+
+    func testJSONDocumentShape() throws {
+        let run = try ToolRunner.run(["dump", "--json", "Fixtures/ios8-tabbar.data"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["schemaVersion"] as? Int, 1)
+        XCTAssertEqual(document["timestamp"] as? String, "2014-07-06T16:05:18Z")
+        XCTAssertEqual((document["userInterfaceIdiom"] as? [String: Any])?["name"] as? String, "phone")
+        let objects = try XCTUnwrap(document["objects"] as? [[String: Any]])
+        XCTAssertEqual(objects.count, 7)
+        let withClass = objects.filter { !($0["restorationClass"] is NSNull) }
+        XCTAssertEqual(withClass.count, 1)
+        XCTAssertEqual(withClass.first?["restorationClassDemangled"] as? String, "StateRestorationDemo.CityViewController")
+        let tab = try XCTUnwrap(objects.first)
+        XCTAssertEqual(tab["components"] as? [String], ["TabController"])
+        let selected = (tab["state"] as? [String: Any])?["kTabBarSelectedViewControllerKey"] as? [String: Any]
+        XCTAssertEqual(selected?["$ref"] as? String, "TabController/:[1]:/NavigationController")
+    }
+
+    func testAbsentMetadataIsNull() throws {
+        let run = try ToolRunner.run(["dump", "--json", "Fixtures/ios7-plain.data"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertTrue(document["bundleVersion"] is NSNull)
+        XCTAssertEqual(document["timestamp"] as? String, "2013-11-02T09:30:15.25Z")
+        XCTAssertEqual((document["restorationClassMap"] as? [String: Any])?.count, 0)
+    }
+
+    func testSeveralFilesGiveAnArrayAndTheWorstStatus() throws {
+        let run = try ToolRunner.run(["dump", "--json", "Fixtures/ios7-plain.data", "Fixtures/plain.plist", "Fixtures/values.data"])
+        XCTAssertEqual(run.status, 2)
+        let documents = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(documents.map { $0["file"] as? String }, ["Fixtures/ios7-plain.data", "Fixtures/values.data"])
+        XCTAssertEqual(run.stderr, "restoration-tool: Fixtures/plain.plist: error: not a keyed archive: a plain property list (its root dictionary has no $archiver key)\n")
+    }
+
+    func testStandardInput() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: ToolRunner.fixture("ios7-plain.data")))
+        let run = try ToolRunner.run(["dump", "-"], input: bytes)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("File: (standard input)\n"))
+        XCTAssertTrue(run.stdout.contains("UINavigationController/BNRDetailViewController"))
+    }
+
+    // MARK: Errors and exit codes
+
+    func testErrorLinesAndExitCodes() throws {
+        let cases: [(String, String)] = [
+            ("Fixtures/does-not-exist.data", "restoration-tool: Fixtures/does-not-exist.data: error: cannot open: No such file or directory\n"),
+            ("Fixtures", "restoration-tool: Fixtures: error: is a directory, not an archive file\n"),
+            ("Fixtures/hostile/empty.data", "restoration-tool: Fixtures/hostile/empty.data: error: file is empty (at byte 0)\n"),
+            ("Fixtures/hostile/uid-out-of-range.data", "restoration-tool: Fixtures/hostile/uid-out-of-range.data: error: UID 9999 is out of range: $objects has 1 entry (in root)\n"),
+        ]
+        for (file, message) in cases {
+            let run = try ToolRunner.run(["dump", file])
+            XCTAssertEqual(run.status, 2, file)
+            XCTAssertEqual(run.stdout, "", file)
+            XCTAssertEqual(run.stderr, message)
+        }
+    }
+
+    func testUsageErrorsExit64() throws {
+        for arguments in [["dump"], ["dump", "--no-such-option", "x"], ["frobnicate"], ["dump", "--max-depth", "0", "x"], ["dump", "-", "-"]] {
+            let run = try ToolRunner.run(arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stdout, "")
+            XCTAssertFalse(run.stderr.isEmpty)
+        }
+    }
+
+    func testHelpAndVersion() throws {
+        let help = try ToolRunner.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("USAGE: restoration-tool <subcommand>"))
+        XCTAssertTrue(help.stdout.contains("dump"))
+        let dumpHelp = try ToolRunner.run(["dump", "--help"])
+        XCTAssertEqual(dumpHelp.status, 0)
+        for option in ["--json", "--no-demangle", "--max-depth", "--max-nodes", "--max-archive-depth", "--max-input-size", "<file> ..."] {
+            XCTAssertTrue(dumpHelp.stdout.contains(option), option)
+        }
+        let version = try ToolRunner.run(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertEqual(version.stdout, "0.1.0\n")
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+/// Every file in Fixtures/hostile attacks one thing; the tool must finish quickly with the
+/// documented error, or with a correct result, and leave the file untouched.
+final class HostileInputTests: XCTestCase {
+    /// Generous: each file takes milliseconds; a hang or an expansion would take far longer.
+    static let timeBound = 5.0
+
+    /// File → the error it must give (a prefix of the message after "error: "), or nil for success.
+    static let expectations: [String: String?] = [
+        "empty.data": "file is empty (at byte 0)",
+        "random.data": "not a property list: neither a binary (bplist00) nor an XML header (at byte 0)",
+        "bad-magic.data": "unsupported binary property list version 'bplist01'",
+        "truncated-trailer.data": "trailer gives an offset size of",
+        "truncated-objects.data": "trailer's offset table position 8495 lies outside the object area",
+        "offset-out-of-range.data": "object 2 has offset 4294967295, outside the object area",
+        "top-object-out-of-range.data": "trailer's top object 8 is out of range (8 objects)",
+        "ref-out-of-range.data": "object reference 2 is out of range (2 objects)",
+        "plist-cycle.data": "reference cycle: object 0 contains itself",
+        "shared-bomb.data": "property list expands to more than the limit of 20000000 values",
+        "nested-arrays.data": "containers nest deeper than the limit of 512 levels",
+        "nested-archives.data": "keyed archives nest deeper than the limit of 16 levels",
+        "uid-bomb.data": "archive expands to more than the limit of 20000000 values",
+        "uid-out-of-range.data": "UID 9999 is out of range",
+        "class-not-dict.data": "the $class of object 1 (UID 2) is a string without a $classname, not a class dictionary",
+        "objects-not-array.data": "not a keyed archive: $objects is a dictionary, not an array",
+        "huge-data-length.data": "object declares a length of 4294967296, larger than the file (151 bytes)",
+        "uid-cycle.data": nil,
+        "utf16-nul.data": nil,
+        "ascii-invalid-utf8.data": nil,
+        "int16.data": nil,
+        "date-extremes.data": nil,
+        "long-path.data": nil,
+    ]
+
+    func testEveryHostileFileHasAnExpectation() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: ToolRunner.fixture("hostile"))
+        XCTAssertEqual(Set(files), Set(Self.expectations.keys))
+    }
+
+    func testTextDump() throws {
+        try check(["dump"])
+    }
+
+    func testJSONDump() throws {
+        try check(["dump", "--json"])
+    }
+
+    private func check(_ command: [String]) throws {
+        for (name, expectedError) in Self.expectations.sorted(by: { $0.key < $1.key }) {
+            let path = "Fixtures/hostile/" + name
+            let before = try fingerprint(path)
+            let run = try ToolRunner.run(command + [path])
+            XCTAssertLessThan(run.seconds, Self.timeBound, name)
+            XCTAssertEqual(try fingerprint(path), before, "\(name) was modified")
+            if let expectedError {
+                XCTAssertEqual(run.status, 2, name)
+                XCTAssertEqual(run.stdout, "", name)
+                let prefix = "restoration-tool: \(path): error: \(expectedError)"
+                XCTAssertTrue(run.stderr.hasPrefix(prefix), "\(name): \(run.stderr)")
+                XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, "one line: \(run.stderr)")
+            } else {
+                XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
+                XCTAssertEqual(run.stderr, "", name)
+                XCTAssertFalse(run.stdout.isEmpty, name)
+            }
+        }
+    }
+
+    func testHostileStringsAreEscapedInText() throws {
+        let run = try ToolRunner.run(["dump", "Fixtures/hostile/utf16-nul.data"])
+        XCTAssertTrue(run.stdout.contains(#"title....."A\u{0}B"#), run.stdout)
+        XCTAssertFalse(run.stdout.unicodeScalars.contains { $0.value == 0 })
+    }
+
+    func testExtremeValuesKeepTheirExactValue() throws {
+        let ints = try ToolRunner.run(["dump", "--json", "Fixtures/hostile/int16.data"])
+        XCTAssertTrue(ints.stdout.contains(#""twoPow64": {"# + "\n" + #"      "$integer": "18446744073709551616""#), ints.stdout)
+        XCTAssertTrue(ints.stdout.contains(#""$integer": "170141183460469231731687303715884105727""#))
+        let dates = try ToolRunner.run(["dump", "--json", "Fixtures/hostile/date-extremes.data"])
+        XCTAssertTrue(dates.stdout.contains(#""$real": "nan""#), dates.stdout)
+        XCTAssertTrue(dates.stdout.contains(#""referenceSeconds": 1e+300"#), dates.stdout)
+    }
+
+    func testRaisedLimitsDoNotCrash() throws {
+        // Far beyond what the main thread's stack could take: decoding runs on a sized stack.
+        let run = try ToolRunner.run(["dump", "--max-depth", "4096", "--max-archive-depth", "256", "Fixtures/hostile/nested-arrays.data"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("containers nest deeper than the limit of 4096 levels"), run.stderr)
+        let archives = try ToolRunner.run(["dump", "--json", "--max-depth", "4096", "--max-archive-depth", "256", "Fixtures/hostile/nested-archives.data"])
+        XCTAssertEqual(archives.status, 2)
+        XCTAssertTrue(archives.stderr.contains("keyed archives nest deeper than the limit of 256 levels"), archives.stderr)
+    }
+
+    private func fingerprint(_ path: String) throws -> [String] {
+        let full = ToolRunner.packageRoot + "/" + path
+        let attributes = try FileManager.default.attributesOfItem(atPath: full)
+        let data = try Data(contentsOf: URL(fileURLWithPath: full))
+        return ["\(data.count)", "\(data.hashValue)", "\(attributes[.modificationDate] ?? "")"]
+    }
+}
