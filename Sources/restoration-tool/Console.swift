@@ -43,10 +43,9 @@ enum Console {
     }
 }
 
-/// Exit statuses shared by every command.
+/// Exit statuses shared by every command (64, usage, comes from the argument parser).
 enum ExitStatus {
     static let success: Int32 = 0
-    static let findings: Int32 = 1
     static let unreadable: Int32 = 2
 }
 

@@ -9,7 +9,7 @@ struct DecodingOptions: ParsableArguments {
     @Option(name: .customLong("max-nodes"), help: ArgumentHelp("How many values one file may expand to (a shared value counts once per reference).", valueName: "count"))
     var maxNodes: Int = DecodingLimits.default.maxNodes
 
-    @Option(name: .customLong("max-archive-depth"), help: ArgumentHelp("How deeply keyed archives may nest inside one another.", valueName: "levels"))
+    @Option(name: .customLong("max-archive-depth"), help: ArgumentHelp("How many keyed archives may nest inside one another, the outer one included (UIKit writes 3).", valueName: "levels"))
     var maxArchiveDepth: Int = DecodingLimits.default.maxArchiveDepth
 
     @Option(name: .customLong("max-input-size"), help: ArgumentHelp("The largest input file, in bytes.", valueName: "bytes"))

@@ -57,7 +57,9 @@ struct Dump: ParsableCommand {
                 wroteText = true
             }
         }
-        if json, !documents.isEmpty {
+        // Several files always give an array, even an empty one: the output's shape must not
+        // depend on which inputs could be read.
+        if json, !documents.isEmpty || files.count > 1 {
             do {
                 Console.write(try JSONDumpWriter.encode(documents, asArray: files.count > 1) + "\n")
             } catch {

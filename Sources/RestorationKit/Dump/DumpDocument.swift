@@ -26,11 +26,23 @@ public struct DumpDocument: Encodable {
         try container.encode(archive.systemVersion, forKey: .systemVersion)
         try container.encode(archive.timestamp.map(Timestamp.init), forKey: .timestamp)
         try container.encode(archive.userInterfaceIdiom.map(Idiom.init), forKey: .userInterfaceIdiom)
-        try container.encode(archive.restorationClassMap.entries.reduce(into: [String: String]()) { $0[$1.0] = $0[$1.0] ?? $1.1 }, forKey: .restorationClassMap)
+        try container.encode(ClassMap(map: archive.restorationClassMap), forKey: .restorationClassMap)
         try container.encode(archive.identifierPaths.map(\.rawValue), forKey: .identifierPaths)
         try container.encode(archive.objects.map(ObjectDocument.init), forKey: .objects)
         try container.encode(JSONFields(archive.appState), forKey: .appState)
         try container.encode(archive.notes, forKey: .notes)
+    }
+
+    /// Path → class name; a path a damaged archive repeats is repeated, as everywhere in the JSON.
+    private struct ClassMap: Encodable {
+        let map: OrderedFields<String>
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: JSONKey.self)
+            for (path, className) in map.entries {
+                try container.encode(className, forKey: JSONKey(path))
+            }
+        }
     }
 
     private struct ArchiveVersion: Encodable {
@@ -89,11 +101,10 @@ struct ObjectDocument: Encodable {
         try container.encode(object.restorationClass, forKey: "restorationClass")
         try container.encode(object.restorationClass.flatMap(SwiftDemangler.demangle), forKey: "restorationClassDemangled")
         try container.encode(object.state.map(JSONFields.init), forKey: "state")
-        var views = [String: JSONFields]()
-        for view in object.views where views[view.identifierPath.rawValue] == nil {
-            views[view.identifierPath.rawValue] = JSONFields(view.state)
+        var views = container.nestedContainer(keyedBy: JSONKey.self, forKey: "views")
+        for view in object.views {
+            try views.encode(JSONFields(view.state), forKey: JSONKey(view.identifierPath.rawValue))
         }
-        try container.encode(views, forKey: "views")
         try container.encode(object.stateProblem, forKey: "stateProblem")
         if let entry = object.undecodedEntry {
             try container.encode(JSONArchiveValue(entry), forKey: "entry")

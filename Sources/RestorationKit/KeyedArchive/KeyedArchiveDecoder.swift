@@ -126,7 +126,7 @@ private final class ArchiveGraphDecoder {
 
     private func field(_ value: PropertyListValue, depth: Int) throws(ArchiveError) -> ArchiveValue {
         guard depth <= session.limits.maxDepth else {
-            throw session.error(.limitExceeded, "values nest deeper than the limit of \(session.limits.maxDepth) levels")
+            throw session.error(.limitExceeded, "values nest deeper than the limit of \(levels(session.limits.maxDepth))")
         }
         switch value {
         case .uid(let uid):
@@ -256,7 +256,7 @@ private final class ArchiveGraphDecoder {
             return .data(ArchiveData(bytes: bytes))
         }
         guard archiveDepth + 1 < session.limits.maxArchiveDepth else {
-            throw session.error(.limitExceeded, "keyed archives nest deeper than the limit of \(session.limits.maxArchiveDepth) levels", at: bytes.startIndex)
+            throw session.error(.limitExceeded, "keyed archives nest deeper than the limit of \(levels(session.limits.maxArchiveDepth))", at: bytes.startIndex)
         }
         do {
             let nested = ArchiveGraphDecoder(session: session, archiveDepth: archiveDepth + 1, baseDepth: depth)

@@ -111,7 +111,7 @@ private struct Parser {
             throw PropertyListError("reference cycle: object \(index) contains itself", at: base + offset)
         }
         guard depth <= limits.maxDepth else {
-            throw PropertyListError("containers nest deeper than the limit of \(limits.maxDepth) levels", at: base + offset, exceedsLimit: true)
+            throw PropertyListError("containers nest deeper than the limit of \(levels(limits.maxDepth))", at: base + offset, exceedsLimit: true)
         }
         inProgress[index] = true
         let (value, size) = try parseObject(at: offset, depth: depth)
@@ -300,12 +300,12 @@ private struct Parser {
         return (Int(count), offset + 2 + size)
     }
 
-    private func referenceList(count: Int, start: Int, what: String, at offset: Int) throws(PropertyListError) -> Int {
+    private func referenceList(count: Int, start: Int, what: @autoclosure () -> String, at offset: Int) throws(PropertyListError) -> Int {
         let (size, overflow) = count.multipliedReportingOverflow(by: trailer.referenceSize)
         guard !overflow else {
-            throw PropertyListError("\(what) count \(count) is too large", at: base + offset)
+            throw PropertyListError("\(what()) count \(count) is too large", at: base + offset)
         }
-        try need(size, after: start, for: "\(what) (\(count) references)", at: offset)
+        try need(size, after: start, for: "\(what()) (\(count) references)", at: offset)
         return start
     }
 
@@ -317,11 +317,13 @@ private struct Parser {
         return Int(index)
     }
 
-    /// Fails unless `count` bytes starting at `start` lie inside the object area.
-    private func need(_ count: Int, after start: Int, for what: String, at offset: Int) throws(PropertyListError) {
+    /// Fails unless `count` bytes starting at `start` lie inside the object area. The message is
+    /// an autoclosure: this runs for every object, and building the text each time costs more
+    /// than the check.
+    private func need(_ count: Int, after start: Int, for what: @autoclosure () -> String, at offset: Int) throws(PropertyListError) {
         let end = trailer.offsetTableStart
         guard start <= end, count <= end - start else {
-            throw PropertyListError("\(what) runs past the end of the object area", at: base + offset)
+            throw PropertyListError("\(what()) runs past the end of the object area", at: base + offset)
         }
     }
 

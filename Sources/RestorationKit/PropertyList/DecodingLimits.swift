@@ -22,3 +22,8 @@ public struct DecodingLimits: Hashable, Sendable {
 
     public static let `default` = DecodingLimits()
 }
+
+/// "1 level", "512 levels": for messages that name a depth limit.
+func levels(_ count: Int) -> String {
+    count == 1 ? "1 level" : "\(count) levels"
+}

@@ -24,7 +24,7 @@ struct LibplistConverter {
             throw PropertyListError("property list has more than the limit of \(limits.maxNodes) values", exceedsLimit: true)
         }
         guard depth <= limits.maxDepth else {
-            throw PropertyListError("containers nest deeper than the limit of \(limits.maxDepth) levels", exceedsLimit: true)
+            throw PropertyListError("containers nest deeper than the limit of \(levels(limits.maxDepth))", exceedsLimit: true)
         }
         switch plist_get_node_type(node) {
         case PLIST_BOOLEAN:

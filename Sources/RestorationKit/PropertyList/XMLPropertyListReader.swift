@@ -45,7 +45,7 @@ struct XMLPropertyListReader {
             } else if !selfClosing {
                 depth += 1
                 if depth > limits.maxDepth {
-                    throw PropertyListError("containers nest deeper than the limit of \(limits.maxDepth) levels", at: tag, exceedsLimit: true)
+                    throw PropertyListError("containers nest deeper than the limit of \(levels(limits.maxDepth))", at: tag, exceedsLimit: true)
                 }
             }
             index = close

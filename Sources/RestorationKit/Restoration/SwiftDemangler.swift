@@ -20,11 +20,10 @@ public enum SwiftDemangler {
         // classes still use the old `_Tt` form, so translate those first.
         let mangled = name.hasPrefix("_Tt") ? currentMangling(ofRuntimeName: name) : name
         guard let mangled else { return nil }
-        let utf8 = Array(mangled.utf8)
-        guard let result = utf8.withUnsafeBufferPointer({ buffer in
-            buffer.withMemoryRebound(to: CChar.self) { characters in
-                swift_demangle(characters.baseAddress, characters.count, nil, nil, 0)
-            }
+        // NUL-terminated even though a length is passed: the runtime's isSwiftSymbol calls
+        // strlen on the name (found by the fuzzer as a heap overflow).
+        guard let result = mangled.withCString({ name in
+            swift_demangle(name, strlen(name), nil, nil, 0)
         }) else {
             return nil
         }

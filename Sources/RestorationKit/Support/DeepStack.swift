@@ -6,12 +6,16 @@ import Musl
 import Darwin
 #endif
 
-/// Runs recursive work on a thread with a stack large enough for the nesting the limits allow.
+/// Runs recursive work on a stack large enough for the nesting the limits allow.
 ///
 /// Reading, decoding and printing recurse once per nesting level. The main thread's 8 MiB (and
 /// a secondary thread's 512 KiB on some systems) runs out at a few hundred levels in a debug
 /// build, so depth limits alone cannot keep a raised limit from crashing the process. A thread
 /// stack is only reserved address space until used, so a generous one costs nothing.
+///
+/// Work runs in place when the calling thread already has the room (nested calls do), and
+/// otherwise on one long-lived worker thread: making a thread per call costs more than decoding
+/// a small archive.
 public enum DeepStack {
     /// Stack bytes reserved per level of `maxDepth`: measured debug builds use about 15 KiB per
     /// level of reading, decoding and printing together, so this leaves a wide margin.
@@ -23,51 +27,167 @@ public enum DeepStack {
         return 16 * 1024 * 1024 + levels * bytesPerLevel
     }
 
-    /// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it. If no
-    /// such thread can be made, `body` runs on the calling thread.
+    /// Runs `body` where at least `stackSize` bytes of stack are free, and waits for it. If no
+    /// thread can be made, `body` runs on the calling thread.
     public static func run<T, E: Error>(stackSize: Int, _ body: () throws(E) -> T) throws(E) -> T {
+        if StackBounds.remainingOnCurrentThread() >= stackSize {
+            return try body()
+        }
         var result: Result<T, E>?
         withoutActuallyEscaping(body) { body in
-            let job = Job {
-                result = Result { () throws(E) -> T in try body() }
-            }
-            if !job.runOnNewThread(stackSize: stackSize) {
-                job.work()
+            let work = { result = Result { () throws(E) -> T in try body() } }
+            if !DeepStackWorker.execute(work, stackSize: stackSize) {
+                work()
             }
         }
         return try result!.get()
     }
 }
 
-private final class Job {
-    let work: () -> Void
+/// How much stack the current thread has left, known for the threads `DeepStack` makes: each
+/// records where its stack ends when it starts. Other threads count as having none to spare.
+enum StackBounds {
+    nonisolated(unsafe) private static var key = pthread_key_t()
+    private static let keyCreated: Bool = pthread_key_create(&key, nil) == 0
 
-    init(_ work: @escaping () -> Void) {
-        self.work = work
+    /// Called first thing on a new thread whose stack is `size` bytes.
+    static func recordCurrentThread(stackSize size: Int) {
+        guard keyCreated else { return }
+        // The thread's entry frames sit above this point; 64 KiB covers them.
+        let low = currentPosition() - UInt(size) + 64 * 1024
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: low))
     }
 
-    /// Runs `work` on a thread with the given stack and joins it; false if the thread could not be made.
-    func runOnNewThread(stackSize: Int) -> Bool {
+    static func remainingOnCurrentThread() -> Int {
+        guard keyCreated, let low = pthread_getspecific(key) else { return 0 }
+        let here = currentPosition()
+        let bottom = UInt(bitPattern: low)
+        return here > bottom ? Int(here - bottom) : 0
+    }
+
+    @inline(never)
+    private static func currentPosition() -> UInt {
+        var marker = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+}
+
+/// One thread with a large stack that runs submitted work, one piece at a time; callers on other
+/// threads wait their turn. Work that needs more stack than it has gets a thread of its own.
+private final class DeepStackWorker: @unchecked Sendable {
+    nonisolated(unsafe) private static var shared: DeepStackWorker?
+    nonisolated(unsafe) private static var sharedLock = pthread_mutex_t()
+    private static let setUp: Void = { pthread_mutex_init(&sharedLock, nil) }()
+    /// The worker's stack: room for the largest limits the command line accepts.
+    static let workerStackSize = 512 * 1024 * 1024
+
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private var job: (() -> Void)?
+    private var finished = false
+    private var submit = pthread_mutex_t()
+
+    static func execute(_ work: () -> Void, stackSize: Int) -> Bool {
+        withoutActuallyEscaping(work) { work in
+            if stackSize <= workerStackSize, let worker = sharedWorker() {
+                worker.run(work)
+                return true
+            }
+            return OneOffThread.run(work, stackSize: stackSize)
+        }
+    }
+
+    private static func sharedWorker() -> DeepStackWorker? {
+        _ = setUp
+        pthread_mutex_lock(&sharedLock)
+        defer { pthread_mutex_unlock(&sharedLock) }
+        if shared == nil {
+            let worker = DeepStackWorker()
+            if worker.start() { shared = worker }
+        }
+        return shared
+    }
+
+    private init() {
+        pthread_mutex_init(&mutex, nil)
+        pthread_mutex_init(&submit, nil)
+        pthread_cond_init(&condition, nil)
+    }
+
+    private func start() -> Bool {
+        OneOffThread.spawnDetached(stackSize: Self.workerStackSize) { [self] in loop() }
+    }
+
+    private func run(_ work: @escaping () -> Void) {
+        pthread_mutex_lock(&submit)
+        defer { pthread_mutex_unlock(&submit) }
+        pthread_mutex_lock(&mutex)
+        job = work
+        finished = false
+        pthread_cond_broadcast(&condition)
+        while !finished { pthread_cond_wait(&condition, &mutex) }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    private func loop() {
+        pthread_mutex_lock(&mutex)
+        while true {
+            while job == nil { pthread_cond_wait(&condition, &mutex) }
+            let work = job!
+            job = nil
+            pthread_mutex_unlock(&mutex)
+            work()
+            pthread_mutex_lock(&mutex)
+            finished = true
+            pthread_cond_broadcast(&condition)
+        }
+    }
+}
+
+/// Threads made with an explicit stack size.
+private enum OneOffThread {
+    /// Runs `work` on a new thread and joins it; false if the thread could not be made.
+    static func run(_ work: @escaping () -> Void, stackSize: Int) -> Bool {
+        guard let thread = spawn(stackSize: stackSize, detached: false, work) else { return false }
+        pthread_join(thread, nil)
+        return true
+    }
+
+    static func spawnDetached(stackSize: Int, _ work: @escaping () -> Void) -> Bool {
+        spawn(stackSize: stackSize, detached: true, work) != nil
+    }
+
+    private final class Box {
+        let work: () -> Void
+        let stackSize: Int
+        init(_ work: @escaping () -> Void, stackSize: Int) {
+            self.work = work
+            self.stackSize = stackSize
+        }
+    }
+
+    private static func spawn(stackSize: Int, detached: Bool, _ work: @escaping () -> Void) -> pthread_t? {
         #if canImport(Glibc) || canImport(Musl)
         var attributes = pthread_attr_t()
-        guard pthread_attr_init(&attributes) == 0 else { return false }
+        guard pthread_attr_init(&attributes) == 0 else { return nil }
         defer { pthread_attr_destroy(&attributes) }
-        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return false }
+        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return nil }
+        if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
         var thread = pthread_t()
-        let context = Unmanaged.passRetained(self)
+        let context = Unmanaged.passRetained(Box(work, stackSize: stackSize))
         let created = pthread_create(&thread, &attributes, { raw in
-            let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
-            job.work()
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            StackBounds.recordCurrentThread(stackSize: box.stackSize)
+            box.work()
             return nil
         }, context.toOpaque())
         guard created == 0 else {
             context.release()
-            return false
+            return nil
         }
-        pthread_join(thread, nil)
-        return true
+        return thread
         #else
-        return false
+        return nil
         #endif
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import XCTest
+
+/// The man page must describe every option the tool accepts, and render without warnings.
+final class ManualPageTests: XCTestCase {
+    private let page = ToolRunner.packageRoot + "/man/restoration-tool.1"
+
+    func testEveryOptionIsDocumented() throws {
+        let manual = try String(contentsOfFile: page, encoding: .utf8)
+        for command in [["--help"], ["dump", "--help"]] {
+            let help = try ToolRunner.run(command).stdout
+            let options = Set(help.matches(of: /(?:^|[\s,\[])--([a-z][a-z-]*)/.anchorsMatchLineEndings()).map { String($0.output.1) })
+            XCTAssertFalse(options.isEmpty)
+            for option in options {
+                XCTAssertTrue(manual.contains("Fl \\-\(option)"), "man page does not describe --\(option)")
+            }
+        }
+    }
+
+    func testRendersWithoutWarnings() throws {
+        let groff = ["/usr/bin/groff", "/usr/local/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let groff else { throw XCTSkip("groff is not installed") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: groff)
+        process.arguments = ["-mandoc", "-ww", "-Tutf8", page]
+        let errors = Pipe()
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = errors
+        try process.run()
+        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(warnings, "")
+    }
+}
