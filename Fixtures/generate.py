@@ -872,7 +872,30 @@ def hostile_files(ios8_bytes):
             ["$null", Leaf(enc_data(b"\x00\x01\x02\x03", declared_length=1 << 32))]),
         "long-path.data": binary(long_path_archive()),
     }
+    files.update(hostile_xml_files())
     return {"hostile/" + name: data for name, data in files.items()}
+
+
+XML_HEADER = (b'<?xml version="1.0" encoding="UTF-8"?>\n'
+              b'<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
+              b'"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n')
+
+
+def hostile_xml_files():
+    """XML attacks on libplist's parser, which the tool guards with a pre-scan."""
+    return {
+        # libplist recurses once per level and accepts white space inside a tag, so the
+        # pre-scan must see "<array\n>" as an array too.
+        "xml-deep-newline.xml": XML_HEADER + b"<array\n>" * 100_000 + b"</array>" * 100_000 + b"</plist>\n",
+        # "Billion laughs": entities that expand a thousand-fold per level.
+        "xml-entity-bomb.xml": (
+            b'<?xml version="1.0"?>\n<!DOCTYPE plist [\n'
+            b'<!ENTITY a "aaaaaaaaaa">\n'
+            + b"".join(b'<!ENTITY %c "%s">\n' % (ord(name), (b"&%c;" % ord(prev)) * 10)
+                       for prev, name in zip("abcdefgh", "bcdefghi"))
+            + b']>\n<plist version="1.0"><string>&i;</string></plist>\n'),
+        "xml-unclosed.xml": XML_HEADER + b"<dict><key>$archiver</key><string>NSKeyedArchiver",
+    }
 
 
 def long_path_archive():

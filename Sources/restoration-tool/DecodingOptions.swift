@@ -15,15 +15,21 @@ struct DecodingOptions: ParsableArguments {
     @Option(name: .customLong("max-input-size"), help: ArgumentHelp("The largest input file, in bytes.", valueName: "bytes"))
     var maxInputBytes: Int = DecodingLimits.default.maxInputBytes
 
+    @Option(name: .customLong("max-nested-bytes"), help: ArgumentHelp("How many bytes of nested archives one file may make the tool parse, all levels together.", valueName: "bytes"))
+    var maxNestedArchiveBytes: Int = DecodingLimits.default.maxNestedArchiveBytes
+
     func validate() throws {
         // The stack, not the input, bounds depth: beyond this, deep input could overflow it.
         guard (1...4096).contains(maxDepth) else { throw ValidationError("--max-depth must be from 1 to 4096") }
         guard maxNodes >= 1 else { throw ValidationError("--max-nodes must be at least 1") }
         guard (1...256).contains(maxArchiveDepth) else { throw ValidationError("--max-archive-depth must be from 1 to 256") }
         guard maxInputBytes >= 1 else { throw ValidationError("--max-input-size must be at least 1") }
+        guard maxNestedArchiveBytes >= 0 else { throw ValidationError("--max-nested-bytes must not be negative") }
     }
 
     var limits: DecodingLimits {
-        DecodingLimits(maxDepth: maxDepth, maxNodes: maxNodes, maxArchiveDepth: maxArchiveDepth, maxInputBytes: maxInputBytes)
+        DecodingLimits(
+            maxDepth: maxDepth, maxNodes: maxNodes, maxArchiveDepth: maxArchiveDepth,
+            maxInputBytes: maxInputBytes, maxNestedArchiveBytes: maxNestedArchiveBytes)
     }
 }

@@ -11,7 +11,7 @@ public func fuzzXML(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     if !PropertyListReader.looksLikeXML(bytes[...]) {
         bytes = header + bytes
     }
-    let value = try? PropertyListReader(limits: fuzzLimits).readOnDeepStack(bytes[...])
+    let value = try? PropertyListReader(limits: fuzzLimits).read(bytes[...])
     if let value, KeyedArchiveDecoder.isKeyedArchive(value) {
         _ = try? KeyedArchiveDecoder(limits: fuzzLimits).decode(propertyList: value)
     }

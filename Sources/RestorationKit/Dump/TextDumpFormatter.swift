@@ -14,7 +14,13 @@ public struct TextDumpFormatter: Sendable {
 
     static let indentStep = "    "
 
+    /// The text for `archive`. Printing recurses once per nesting level, so it runs on a deep
+    /// stack (see `DeepStack`).
     public func format(_ archive: RestorationArchive, file: String) -> String {
+        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(archive, file: file) }
+    }
+
+    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String) -> String {
         var out = TextOutput()
         out.line("File: " + TextEscaping.escape(file))
         // Notes first: they say how to read what follows (a generic archive, keys left over).

@@ -50,6 +50,8 @@ private final class DecodingSession {
     let reader: PropertyListReader
     /// Values produced so far, a shared value counting once per reference.
     var nodes = 0
+    /// Bytes of nested archives parsed so far, all levels together.
+    var nestedBytes = 0
     /// `$top` keys and fields from the outer archive down to the value being decoded.
     var location: [String] = []
 
@@ -243,6 +245,10 @@ private final class ArchiveGraphDecoder {
         try session.consume(1)
         guard (try? PropertyListReader.format(of: bytes)) != nil else {
             return .data(ArchiveData(bytes: bytes))
+        }
+        session.nestedBytes += bytes.count
+        guard session.nestedBytes <= session.limits.maxNestedArchiveBytes else {
+            throw session.error(.limitExceeded, "nested archives add up to more than the limit of \(session.limits.maxNestedArchiveBytes) bytes", at: bytes.startIndex)
         }
         let plist: PropertyListValue
         do {

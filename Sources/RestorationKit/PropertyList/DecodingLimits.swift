@@ -12,12 +12,20 @@ public struct DecodingLimits: Hashable, Sendable {
     public var maxArchiveDepth: Int
     /// How large an input file may be, in bytes: it is read into memory whole.
     public var maxInputBytes: Int
+    /// How many bytes of nested archives one file may make the decoder parse, all levels
+    /// together. Nested archives lie inside the file, but each level parses its own bytes again,
+    /// so without this bound deep nesting multiplies the work of a large file.
+    public var maxNestedArchiveBytes: Int
 
-    public init(maxDepth: Int = 512, maxNodes: Int = 20_000_000, maxArchiveDepth: Int = 16, maxInputBytes: Int = 1 << 30) {
+    public init(
+        maxDepth: Int = 512, maxNodes: Int = 20_000_000, maxArchiveDepth: Int = 16,
+        maxInputBytes: Int = 1 << 30, maxNestedArchiveBytes: Int = 512 << 20
+    ) {
         self.maxDepth = maxDepth
         self.maxNodes = maxNodes
         self.maxArchiveDepth = maxArchiveDepth
         self.maxInputBytes = maxInputBytes
+        self.maxNestedArchiveBytes = maxNestedArchiveBytes
     }
 
     public static let `default` = DecodingLimits()

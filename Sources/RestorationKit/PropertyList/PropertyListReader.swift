@@ -16,17 +16,14 @@ public struct PropertyListReader: Sendable {
         try read(bytes[...])
     }
 
+    /// Reads `bytes`, on a stack that fits the nesting `limits` allow (see `DeepStack`).
     public func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
-        switch try Self.format(of: bytes) {
-        case .binary: try BinaryPropertyListReader(limits: limits).read(bytes)
-        case .xml: try XMLPropertyListReader(limits: limits).read(bytes)
-        }
-    }
-
-    /// `read`, on a thread whose stack fits the nesting `limits` allow (see `DeepStack`).
-    public func readOnDeepStack(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
-        try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(PropertyListError) -> PropertyListValue in
-            try read(bytes)
+        let format = try Self.format(of: bytes)
+        return try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(PropertyListError) -> PropertyListValue in
+            switch format {
+            case .binary: try BinaryPropertyListReader(limits: limits).read(bytes)
+            case .xml: try XMLPropertyListReader(limits: limits).read(bytes)
+            }
         }
     }
 

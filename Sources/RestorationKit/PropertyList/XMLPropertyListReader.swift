@@ -9,8 +9,9 @@ struct XMLPropertyListReader {
         guard bytes.count < Int(UInt32.max) else {
             throw PropertyListError("XML property list of \(bytes.count) bytes is larger than libplist can read (4 GiB)")
         }
-        // libplist's XML parser recurses without a bound, so refuse deep nesting before it sees it.
-        try checkNesting(bytes)
+        // libplist's XML parser recurses without a bound and builds its whole tree (about 190
+        // bytes an element) before we see it: bound depth and size before it starts.
+        try preScan(bytes)
         let document = bytes.withUnsafeBufferPointer { buffer in
             LibplistDocument(xml: buffer)
         }
@@ -21,46 +22,55 @@ struct XMLPropertyListReader {
         return try converter.convert(document.root)
     }
 
-    /// Counts how deeply `<array>` and `<dict>` elements nest, without parsing the XML.
-    private func checkNesting(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) {
+    /// Counts elements and how deeply `<array>` and `<dict>` nest, without parsing the XML.
+    /// It errs on the safe side: a tag inside a comment or CDATA counts too.
+    private func preScan(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) {
         var depth = 0
+        var elements = 0
         var index = bytes.startIndex
         let end = bytes.endIndex
-        while index < end {
-            guard bytes[index] == UInt8(ascii: "<") else {
-                index += 1
-                continue
-            }
-            let tag = index
-            index += 1
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            index = open + 1
             let closing = index < end && bytes[index] == UInt8(ascii: "/")
             if closing { index += 1 }
-            guard startsWith(bytes, at: index, "array") || startsWith(bytes, at: index, "dict") else { continue }
-            // Skip to the end of the tag to see whether it closes itself (`<array/>`).
-            var close = index
-            while close < end && bytes[close] != UInt8(ascii: ">") { close += 1 }
-            let selfClosing = close > index && bytes[close - 1] == UInt8(ascii: "/")
+            guard index < end, Self.isNameStart(bytes[index]) else { continue }
+            elements += 1
+            guard elements <= limits.maxNodes else {
+                throw PropertyListError("XML property list has more than the limit of \(limits.maxNodes) elements", at: open, exceedsLimit: true)
+            }
+            let container = tagName(bytes, at: index, is: "array") || tagName(bytes, at: index, is: "dict")
+            guard container else { continue }
+            // Find the end of the tag to see whether it closes itself (`<array/>`).
+            let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) ?? end
+            let selfClosing = close < end && close > index && bytes[close - 1] == UInt8(ascii: "/")
             if closing {
                 depth -= 1
             } else if !selfClosing {
                 depth += 1
                 if depth > limits.maxDepth {
-                    throw PropertyListError("containers nest deeper than the limit of \(levels(limits.maxDepth))", at: tag, exceedsLimit: true)
+                    throw PropertyListError("containers nest deeper than the limit of \(levels(limits.maxDepth))", at: open, exceedsLimit: true)
                 }
             }
             index = close
         }
     }
 
-    private func startsWith(_ bytes: ArraySlice<UInt8>, at index: Int, _ word: StaticString) -> Bool {
-        let count = word.utf8CodeUnitCount
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    /// Whether the tag name at `index` is `name`: followed by `>`, `/` or XML white space.
+    private func tagName(_ bytes: ArraySlice<UInt8>, at index: Int, is name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
         guard bytes.endIndex - index > count else { return false }
-        let pointer = word.utf8Start
+        let pointer = name.utf8Start
         for offset in 0..<count where bytes[index + offset] != pointer[offset] {
             return false
         }
-        let next = bytes[index + count]
-        return next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == UInt8(ascii: " ")
+        switch bytes[index + count] {
+        case UInt8(ascii: ">"), UInt8(ascii: "/"), 0x20, 0x09, 0x0A, 0x0D: return true
+        default: return false
+        }
     }
 }
 
