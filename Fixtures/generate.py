@@ -12,7 +12,10 @@ Three layers:
      from Python values; plistlib (FMT_BINARY, plistlib.UID) writes the bytes.
   2. restoration_archive() -- the UIKit state-restoration layout on top of (1): the outer
      archive, one nested keyed archive (NSData) per identifier path, view archives under
-     kViewRestorationDataKey.
+     kViewRestorationDataKey. restoration_parts() gives the same archive as editable Python
+     structures and archive_from_parts() encodes them; validate/ uses the pair to make one
+     variant of a clean archive per validation rule, and diff/ to make pairs of archives (A, B)
+     that differ in one kind of way each.
   3. A tiny hand-written binary-plist writer for the hostile files that plistlib refuses to
      write (cycles, bad offsets, 16-byte negative ints, NaN dates, invalid strings...).
 
@@ -359,31 +362,55 @@ def scroll_view_state(offset="{0, 128.5}", **keys):
     return state
 
 
-def restoration_archive(saved, *, system_version, timestamp, idiom, bundle_version=None,
-                        class_map=None, extra_top=None):
-    """The outer data.data archive (plist tree).
+def restoration_parts(saved, *, system_version, timestamp, idiom, bundle_version=None,
+                      class_map=None, extra_top=None):
+    """The outer data.data archive as editable Python structures, before any encoding, so a
+    variant can change one piece (a listed path, one object's state, a metadata key) and
+    leave the rest as it was. archive_from_parts() turns them into the plist tree.
 
     saved      -- [(identifier path, that object's $top dict)] in save order
     class_map  -- {path: restoration class name}, or None for no kViewControllerRestorationClassMapKey
     extra_top  -- more $top keys (kFirstRespondersKey, app-level keys, ...)
     """
-    top = {
+    metadata = {
         "kUIStateRestorationArchiveMajorVersionKey": 2,
         "kUIStateRestorationArchiveMinorVersionKey": 1,
     }
     if bundle_version is not None:
-        top["UIApplicationStateRestorationBundleVersion"] = bundle_version
-    top["UIApplicationStateRestorationSystemVersion"] = system_version
-    top["UIApplicationStateRestorationTimestamp"] = timestamp
-    top["UIApplicationStateRestorationUserInterfaceIdiom"] = idiom
-    top["kRootRestorationIdentifiersKey"] = [path for path, _ in saved]
-    if class_map is not None:
-        top["kViewControllerRestorationClassMapKey"] = dict(class_map)
-    for path, state in saved:
-        top[path] = keyed_archive_bytes(state)      # NSData: the object's own archive
-    if extra_top:
-        top.update(extra_top)
-    return keyed_archive(top)
+        metadata["UIApplicationStateRestorationBundleVersion"] = bundle_version
+    metadata["UIApplicationStateRestorationSystemVersion"] = system_version
+    metadata["UIApplicationStateRestorationTimestamp"] = timestamp
+    metadata["UIApplicationStateRestorationUserInterfaceIdiom"] = idiom
+    return {
+        "metadata": metadata,                       # $top keys written first, in this order
+        "listed": [path for path, _ in saved],      # kRootRestorationIdentifiersKey
+        "class_map": None if class_map is None else dict(class_map),
+        "entries": dict(saved),                     # path -> $top dict, or bytes as they are
+        "extra_top": dict(extra_top or {}),
+    }
+
+
+def archive_from_parts(parts):
+    """The plist tree of the outer archive described by restoration_parts()."""
+    return keyed_archive(top_from_parts(parts))
+
+
+def top_from_parts(parts):
+    """The outer archive's $top (key -> value, before encoding), in the order it is encoded."""
+    top = dict(parts["metadata"])
+    top["kRootRestorationIdentifiersKey"] = list(parts["listed"])
+    if parts["class_map"] is not None:
+        top["kViewControllerRestorationClassMapKey"] = dict(parts["class_map"])
+    for path, state in parts["entries"].items():
+        # NSData: the object's own archive. Bytes are written unchanged (a damaged entry).
+        top[path] = state if isinstance(state, bytes) else keyed_archive_bytes(state)
+    top.update(parts["extra_top"])
+    return top
+
+
+def restoration_archive(saved, **options):
+    """The outer data.data archive (plist tree); see restoration_parts() for the arguments."""
+    return archive_from_parts(restoration_parts(saved, **options))
 
 
 # --- ios8-tabbar ----------------------------------------------------------------------------
@@ -570,6 +597,359 @@ def values_archive():
             "AppPreferences": {"theme": "dark", "launchCount": 12},   # app-level NSDictionary
             "AppArchivedModel": nested_model,   # NSData that is a keyed archive, not a path
         })
+
+
+# --- validate/: one clean archive, then one variant per validation rule ---------------------
+# Each variant is clean_archive_parts() plus one change, so a fixture breaks its own rule and no
+# other error-severity rule. The paths reuse TAB, NAV0 and NAV1 from ios8-tabbar.
+
+LIST = NAV0 + "/:[0]:/ListViewController"
+LIST_TABLE = LIST + "/TableView"
+SETTINGS = NAV1 + "/:[0]:/SettingsViewController"
+ABOUT = SETTINGS + "/AboutViewController"      # presented: continues from presenter, no index
+SETTINGS_CLASS = "_TtC4Demo22SettingsViewController"
+
+MAJOR_VERSION = "kUIStateRestorationArchiveMajorVersionKey"
+TIMESTAMP = "UIApplicationStateRestorationTimestamp"
+IDIOM = "UIApplicationStateRestorationUserInterfaceIdiom"
+CHILDREN = "kUIViewControllerChildrenKey"
+PRESENTED = "kPresentedViewControllerKey"
+SELECTED_TAB = "kTabBarSelectedViewControllerKey"
+VIEWS = "kViewRestorationDataKey"
+FIRST_RESPONDERS = "kFirstRespondersKey"
+
+
+def clean_archive_parts():
+    """validate/clean.data as restoration_parts(): valid, no warnings. Built afresh on every
+    call, so a variant may edit what it gets."""
+    saved = [   # pre-order, as UIKit saves
+        (TAB, view_controller_state(
+            kUIViewControllerChildrenKey=[Proxy(NAV0), Proxy(NAV1)],
+            kTabBarSelectedViewControllerKey=Proxy(NAV1),
+            kTabBarIsCustomizingKey=False)),
+        (NAV0, view_controller_state(kUIViewControllerChildrenKey=[LIST])),
+        (LIST, view_controller_state(
+            views={LIST_TABLE: {"kScrollViewContentOffsetKey": "{0, 44}"}})),
+        (NAV1, view_controller_state(kUIViewControllerChildrenKey=[SETTINGS])),
+        (SETTINGS, view_controller_state(kPresentedViewControllerKey=Proxy(ABOUT))),
+        (ABOUT, view_controller_state()),
+    ]
+    return restoration_parts(
+        saved,
+        system_version="17.5",
+        bundle_version="42",
+        # No fraction, so the timestamp prints the same in every format.
+        timestamp=datetime.datetime(2024, 6, 3, 9, 41, 0, tzinfo=UTC),
+        idiom=0,
+        class_map={SETTINGS: SETTINGS_CLASS},
+        extra_top={FIRST_RESPONDERS: [LIST_TABLE]})
+
+
+def insert_after(items, anchor, item):
+    """Put `item` right after `anchor` in a list: where a pre-order save would have put it."""
+    items.insert(items.index(anchor) + 1, item)
+
+
+def insert_entry_after(entries, anchor, path, state):
+    """The same for the ordered path -> state dictionary (keeps $objects in save order)."""
+    pairs = list(entries.items())
+    index = [p for p, _ in pairs].index(anchor) + 1
+    pairs.insert(index, (path, state))
+    entries.clear()
+    entries.update(pairs)
+
+
+def add_saved(parts, path, state=None):
+    """A listed-and-saved leaf view controller, appended after everything else: the paths this
+    is used for have no sensible place in the pre-order."""
+    parts["listed"].append(path)
+    parts["entries"][path] = view_controller_state() if state is None else state
+
+
+def dangling_reference_parts():
+    parts = clean_archive_parts()
+    # A children entry for a controller that was never saved ("Can't find Child View Controller").
+    parts["entries"][NAV1][CHILDREN].append(NAV1 + "/:[1]:/DetailViewController")
+    # A presented-controller proxy to a path that was never saved ...
+    parts["entries"][SETTINGS][PRESENTED] = Proxy(SETTINGS + "/GoneViewController")
+    # ... which replaces AboutViewController as the presented one, so About is not saved either.
+    parts["listed"].remove(ABOUT)
+    del parts["entries"][ABOUT]
+    return parts
+
+
+def missing_object_parts():
+    parts = clean_archive_parts()
+    # Listed (where pre-order puts a controller List presents) but no entry; nothing refers to it.
+    insert_after(parts["listed"], LIST, LIST + "/FilterViewController")
+    return parts
+
+
+def unlisted_object_parts():
+    parts = clean_archive_parts()
+    # A view controller's archive in $top whose path kRootRestorationIdentifiersKey omits.
+    insert_entry_after(parts["entries"], LIST, NAV0 + "/:[1]:/GhostViewController",
+                       view_controller_state())
+    return parts
+
+
+def duplicate_path_parts():
+    parts = clean_archive_parts()
+    insert_after(parts["listed"], SETTINGS, SETTINGS)   # listed twice; one entry
+    return parts
+
+
+def malformed_path_parts():
+    parts = clean_archive_parts()
+    add_saved(parts, NAV0 + "/:[x]:/BadIndexViewController")     # index is not a number
+    add_saved(parts, NAV0 + "/:[2]/HalfIndexViewController")     # closing ':' missing
+    add_saved(parts, NAV0 + "/:[3]:")                            # ends in an index component
+    add_saved(parts, TAB + "//EmptyComponentViewController")     # empty component
+    return parts
+
+
+def orphan_path_parts():
+    parts = clean_archive_parts()
+    add_saved(parts, "LostContainer/:[0]:/OrphanViewController")  # LostContainer not saved
+    return parts
+
+
+def duplicate_sibling_identifier_parts():
+    parts = clean_archive_parts()
+    # Two children with one path: no index component tells them apart.
+    parts["entries"][NAV0][CHILDREN] = [LIST, LIST]
+    return parts
+
+
+def class_map_unknown_path_parts():
+    parts = clean_archive_parts()
+    # A path no object was saved under (a warning) and an empty class name (an error).
+    parts["class_map"][TAB + "/:[2]:/NavigationController"] = "_TtC4Demo20NavigationController"
+    parts["class_map"][TAB] = ""
+    return parts
+
+
+def unsupported_version_parts():
+    parts = clean_archive_parts()
+    parts["metadata"][MAJOR_VERSION] = 3
+    return parts
+
+
+def missing_metadata_parts():
+    parts = clean_archive_parts()
+    del parts["metadata"][TIMESTAMP]
+    parts["metadata"][IDIOM] = "phone"          # a string object instead of an inline integer
+    return parts
+
+
+def undecodable_state_parts():
+    parts = clean_archive_parts()
+    # The bplist00 magic, then garbage: the trailer read from the last 32 bytes is nonsense.
+    parts["entries"][LIST] = b"bplist00" + b"\xab" * 40
+    # A view entry that is not a property list at all.
+    parts["entries"][SETTINGS][VIEWS] = {SETTINGS + "/FormView": bytes(16)}
+    return parts
+
+
+def selected_tab_not_child_parts():
+    parts = clean_archive_parts()
+    # Saved, so not a dangling reference, but not one of the tab bar's children.
+    parts["entries"][TAB][SELECTED_TAB] = Proxy(LIST)
+    return parts
+
+
+def proxy_without_path_parts():
+    parts = clean_archive_parts()
+    # A proxy object with no kObjectIdentifierPathProxyIdentifierPathKey field at all.
+    parts["entries"][SETTINGS][PRESENTED] = Obj(
+        "_UIObjectIdentifierPathProxy", CLASS_CHAINS["_UIObjectIdentifierPathProxy"])
+    return parts
+
+
+def first_responder_unknown_path_parts():
+    parts = clean_archive_parts()
+    parts["extra_top"][FIRST_RESPONDERS] = [LIST + "/SearchField"]   # no such view or object
+    return parts
+
+
+RULE_VARIANTS = {   # file name (the rule's name) -> parts
+    "dangling-reference": dangling_reference_parts,
+    "missing-object": missing_object_parts,
+    "unlisted-object": unlisted_object_parts,
+    "duplicate-path": duplicate_path_parts,
+    "malformed-path": malformed_path_parts,
+    "orphan-path": orphan_path_parts,
+    "duplicate-sibling-identifier": duplicate_sibling_identifier_parts,
+    "class-map-unknown-path": class_map_unknown_path_parts,
+    "unsupported-version": unsupported_version_parts,
+    "missing-metadata": missing_metadata_parts,
+    "undecodable-state": undecodable_state_parts,
+    "selected-tab-not-child": selected_tab_not_child_parts,
+    "proxy-without-path": proxy_without_path_parts,
+    "first-responder-unknown-path": first_responder_unknown_path_parts,
+}
+
+
+def saved_state_directory(archive_bytes, tries_left):
+    """A <bundle-id>.savedState directory: data.data plus the two plists UIKit keeps beside it."""
+    return {
+        "data.data": archive_bytes,
+        "inprogress.data": binary({"kRestorationTriesLeft": tries_left,
+                                   "kRestorationExtended": False}),
+        "restorationInfo.plist": binary({"kIgnoreSnapshotKey": "NO"}),
+    }
+
+
+# --- diff/: pairs (A, B) for `restoration-tool diff`, built on the clean archive ------------
+# Each pair differs in one kind of way; A is clean_archive_parts() itself unless the change
+# needs something in A to change or remove.
+
+DETAIL = NAV1 + "/:[1]:/DetailViewController"  # pushed onto the second navigation controller
+LIST_CLASS = "_TtC4Demo18ListViewController"
+# The length prefix counts "NewSettingsViewController" (25 characters), so the name demangles.
+NEW_SETTINGS_CLASS = "_TtC4Demo25NewSettingsViewController"
+LIST_SEARCH_BAR = LIST + "/SearchBar"
+APP_LAUNCH_COUNT = "AppLaunchCount"
+APP_PREFERENCES = "AppPreferences"
+
+
+def sample_preferences():
+    """An app NSDictionary with a nested one (a fresh object on every call)."""
+    return {"theme": "dark", "fontSize": 14, "sync": {"enabled": True, "interval": 30}}
+
+
+def metadata_a_parts():
+    parts = clean_archive_parts()
+    parts["extra_top"][APP_LAUNCH_COUNT] = Int(3)
+    return parts
+
+
+def metadata_b_parts():
+    """Only archive-level data changes: every saved object is written exactly as in A."""
+    parts = metadata_a_parts()
+    parts["metadata"]["UIApplicationStateRestorationBundleVersion"] = "43"
+    parts["metadata"]["UIApplicationStateRestorationSystemVersion"] = "17.6"
+    parts["metadata"][TIMESTAMP] = datetime.datetime(2024, 6, 3, 10, 41, 0, tzinfo=UTC)
+    parts["metadata"][IDIOM] = 1
+    parts["class_map"][LIST] = LIST_CLASS          # new entry; Settings' entry unchanged
+    parts["extra_top"][APP_LAUNCH_COUNT] = Int(4)
+    return parts
+
+
+def objects_b_parts():
+    parts = clean_archive_parts()
+    # About is no longer presented: not saved, not listed, and Settings has no presented proxy.
+    del parts["entries"][SETTINGS][PRESENTED]
+    parts["listed"].remove(ABOUT)
+    del parts["entries"][ABOUT]
+    # A controller pushed onto the second navigation controller, saved after Settings (pre-order).
+    parts["entries"][NAV1][CHILDREN].append(DETAIL)
+    insert_after(parts["listed"], SETTINGS, DETAIL)
+    insert_entry_after(parts["entries"], SETTINGS, DETAIL, view_controller_state())
+    return parts
+
+
+def state_a_parts():
+    parts = clean_archive_parts()
+    parts["entries"][SETTINGS]["preferences"] = sample_preferences()
+    parts["entries"][SETTINGS]["lastOpened"] = datetime.datetime(2024, 6, 2, 18, 30, 0, tzinfo=UTC)
+    return parts
+
+
+def state_b_parts():
+    parts = state_a_parts()
+    parts["entries"][LIST]["selectedRow"] = Int(7)                     # key added
+    preferences = parts["entries"][SETTINGS]["preferences"]
+    preferences["sync"]["interval"] = 60                                # nested value changed
+    del preferences["fontSize"]                                         # key removed
+    preferences["language"] = "de"                                      # key added
+    del parts["entries"][SETTINGS]["lastOpened"]                        # key removed
+    parts["entries"][LIST][VIEWS] = {                                   # view key changed
+        LIST_TABLE: keyed_archive_bytes({"kScrollViewContentOffsetKey": "{0, 300}"})}
+    return parts
+
+
+def children_b_parts():
+    parts = clean_archive_parts()
+    # The same two proxies, tab 1 first. The paths keep their index components.
+    parts["entries"][TAB][CHILDREN] = [Proxy(NAV1), Proxy(NAV0)]
+    return parts
+
+
+def class_b_parts():
+    parts = clean_archive_parts()
+    parts["class_map"][SETTINGS] = NEW_SETTINGS_CLASS
+    return parts
+
+
+def views_b_parts():
+    parts = clean_archive_parts()
+    # TableView removed, SearchBar added. kFirstRespondersKey is left as it is (it still names
+    # the TableView), so the pair differs in views only.
+    parts["entries"][LIST][VIEWS] = {
+        LIST_SEARCH_BAR: keyed_archive_bytes({"kTextSelectedTextKey": "city"})}
+    return parts
+
+
+DIFF_PAIRS = {   # pair name -> (A parts, B parts)
+    "metadata": (metadata_a_parts, metadata_b_parts),
+    "objects": (clean_archive_parts, objects_b_parts),
+    "state": (state_a_parts, state_b_parts),
+    "children": (clean_archive_parts, children_b_parts),
+    "class": (clean_archive_parts, class_b_parts),
+    "views": (clean_archive_parts, views_b_parts),
+}
+
+
+def reordered_keys_base_parts():
+    """clean + NSDictionaries with more than one key: a second class-map entry (clean's class
+    map has one), the app dictionary AppPreferences in $top and the same dictionary under
+    Settings' key `preferences` (a dictionary inside a nested archive)."""
+    parts = clean_archive_parts()
+    parts["class_map"][LIST] = LIST_CLASS
+    parts["entries"][SETTINGS]["preferences"] = sample_preferences()
+    parts["extra_top"][APP_PREFERENCES] = sample_preferences()
+    return parts
+
+
+def reversed_dictionaries(tree):
+    """A copy of a keyed-archive tree in which every NSDictionary with more than one key stores
+    NS.keys and NS.objects in reverse order (the pairs stay matched and no UID changes), in
+    nested archives (NSData holding a keyed archive) too."""
+    def reverse(item):
+        if isinstance(item, dict) and len(item.get("NS.keys", ())) > 1:
+            return dict(item, **{"NS.keys": item["NS.keys"][::-1],
+                                 "NS.objects": item["NS.objects"][::-1]})
+        if isinstance(item, bytes) and item.startswith(b"bplist00"):
+            nested = plistlib.loads(item)
+            changed = reversed_dictionaries(nested)
+            return item if changed == nested else binary(changed)
+        return item
+    return dict(tree, **{"$objects": [reverse(item) for item in tree["$objects"]]})
+
+
+def reordered_keys_tree():
+    """The base with its NSDictionaries reversed and $top in reverse encoding order, the order
+    write_top_unsorted() keeps. $objects is otherwise the base's, UID for UID."""
+    tree = reversed_dictionaries(archive_from_parts(reordered_keys_base_parts()))
+    tree["$top"] = {key: tree["$top"][key] for key in reversed(list(tree["$top"]))}
+    return tree
+
+
+def sorted_dicts(value):
+    if isinstance(value, dict):
+        return {key: sorted_dicts(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_dicts(item) for item in value]
+    return value
+
+
+def write_top_unsorted(tree):
+    """Binary plist of a keyed-archive tree with $top's keys in the tree's own order.
+    plistlib.dumps sorts every dictionary's keys by default; with sort_keys=False it keeps
+    insertion order, so every other dictionary is sorted here first, as it would be."""
+    ordered = {key: tree[key] if key == "$top" else sorted_dicts(tree[key]) for key in sorted(tree)}
+    return plistlib.dumps(ordered, fmt=plistlib.FMT_BINARY, sort_keys=False)
 
 
 # ============================================================================================
@@ -876,6 +1256,33 @@ def hostile_files(ios8_bytes):
     return {"hostile/" + name: data for name, data in files.items()}
 
 
+def validate_files():
+    """validate/: the clean archive, one archive per rule, and two savedState directories
+    whose inprogress.data says the next restore is the last (1 try) or none is left (0)."""
+    clean = binary(archive_from_parts(clean_archive_parts()))
+    files = {"clean.data": clean}
+    for rule, parts in RULE_VARIANTS.items():
+        files[rule + ".data"] = binary(archive_from_parts(parts()))
+    for directory, tries_left in (("pending-discard", 0), ("last-try", 1)):
+        for name, data in saved_state_directory(clean, tries_left).items():
+            files[f"{directory}.savedState/{name}"] = data
+    return {"validate/" + name: data for name, data in files.items()}
+
+
+def diff_files():
+    """diff/: for each pair NAME-a.data and NAME-b.data, plus the files whose bytes differ from
+    their twin while their meaning does not (reordered keys, XML)."""
+    files = {}
+    for name, (a_parts, b_parts) in DIFF_PAIRS.items():
+        files[name + "-a.data"] = binary(archive_from_parts(a_parts()))
+        files[name + "-b.data"] = binary(archive_from_parts(b_parts()))
+    files["reordered-keys-base.data"] = binary(archive_from_parts(reordered_keys_base_parts()))
+    files["reordered-keys.data"] = write_top_unsorted(reordered_keys_tree())
+    clean = archive_from_parts(clean_archive_parts())
+    files["xml-twin.xml"] = plistlib.dumps(uids_to_cf_dicts(clean), fmt=plistlib.FMT_XML)
+    return {"diff/" + name: data for name, data in files.items()}
+
+
 XML_HEADER = (b'<?xml version="1.0" encoding="UTF-8"?>\n'
               b'<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
               b'"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n')
@@ -909,10 +1316,68 @@ def long_path_archive():
         class_map={path: CITY_VC})
 
 
+# --- benchmark inputs (not committed: Tests/Benchmarks/run writes them to a scratch folder) --
+
+def benchmark_object_state(rng, path, index):
+    """A realistic view controller's $top with a dozen keys and one view archive."""
+    return view_controller_state(
+        storyboard_identifier="Controller%d" % (index % 40) if index % 4 == 0 else None,
+        views={path + "/TableView": {
+            "kScrollViewContentOffsetKey": "{0, %d.5}" % rng.randrange(0, 5000),
+            "kScrollViewZoomScaleKey": 1.0}},
+        selectedRow=rng.randrange(0, 1000),
+        itemIdentifier="item-%08x" % rng.getrandbits(32),
+        scrollFraction=rng.random(),
+        lastRefresh=APPLE_EPOCH + datetime.timedelta(seconds=700_000_000 + rng.randrange(0, 10_000_000)),
+        filters=["filter-%d" % rng.randrange(0, 50) for _ in range(rng.randrange(1, 5))],
+        isEditing=rng.random() < 0.3,
+        pageIndex=rng.randrange(0, 40),
+        thumbnail=bytes(rng.getrandbits(8) for _ in range(16)),
+    )
+
+
+def benchmark_archive(rng, objects):
+    """A tab bar of navigation controllers holding `objects` view controllers in all."""
+    tabs = max(1, objects // 200)
+    saved = []
+    tab_proxies = [Proxy("Tabs/:[%d]:/Navigation" % tab) for tab in range(tabs)]
+    saved.append(("Tabs", view_controller_state(
+        kUIViewControllerChildrenKey=tab_proxies, kTabBarSelectedViewControllerKey=tab_proxies[0])))
+    remaining = objects - 1 - tabs
+    for tab in range(tabs):
+        nav = "Tabs/:[%d]:/Navigation" % tab
+        count = remaining // tabs + (1 if tab < remaining % tabs else 0)
+        children = ["%s/:[%d]:/Controller%d" % (nav, i, i) for i in range(count)]
+        saved.append((nav, view_controller_state(kUIViewControllerChildrenKey=children)))
+        saved += [(child, benchmark_object_state(rng, child, i)) for i, child in enumerate(children)]
+    return binary(restoration_archive(
+        saved, system_version="17.5", bundle_version="7", idiom=0,
+        timestamp=datetime.datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)))
+
+
+def benchmark_files():
+    """big.data (20 000 objects, about 20 MB) and corpus/0000.data … 0999.data (2-20 KB)."""
+    rng = random.Random(2026)
+    files = {"big.data": benchmark_archive(rng, 20_000)}
+    for number in range(1000):
+        files["corpus/%04d.data" % number] = benchmark_archive(rng, rng.randrange(3, 14))
+    return files
+
+
 def main(argv):
+    if len(argv) > 1 and argv[1] == "--benchmark":
+        # Benchmark inputs only, into the given folder.
+        for name, data in benchmark_files().items():
+            path = os.path.join(argv[2], name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(data)
+        return 0
     out_dir = argv[1] if len(argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     files = well_formed_files()
     files.update(hostile_files(files["ios8-tabbar.data"]))
+    files.update(validate_files())
+    files.update(diff_files())
     for name, data in files.items():
         path = os.path.join(out_dir, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -20,6 +20,11 @@ enum Console {
         writeAll("\(toolName): \(displayName(file)): error: \(message)\n", to: 2)
     }
 
+    /// `restoration-tool: FILE: note: what`: on standard error, not a failure.
+    static func note(file: String, _ message: String) {
+        writeAll("\(toolName): \(displayName(file)): note: \(message)\n", to: 2)
+    }
+
     /// Unbuffered writes straight to the descriptor: output is produced in large pieces, and
     /// nothing is left in a buffer if the process exits with an error status.
     private static func writeAll(_ text: String, to descriptor: Int32) {
@@ -46,6 +51,8 @@ enum Console {
 /// Exit statuses shared by every command (64, usage, comes from the argument parser).
 enum ExitStatus {
     static let success: Int32 = 0
+    /// validate found errors (or warnings, with --strict); diff found differences.
+    static let findings: Int32 = 1
     static let unreadable: Int32 = 2
 }
 

@@ -61,7 +61,7 @@ struct Dump: ParsableCommand {
         // depend on which inputs could be read.
         if json, !documents.isEmpty || files.count > 1 {
             do {
-                Console.write(try JSONDumpWriter.encode(documents, asArray: files.count > 1) + "\n")
+                Console.write(try JSONOutput.write(documents, asArray: files.count > 1) + "\n")
             } catch {
                 Console.error(file: files.count == 1 ? files[0] : "-", "cannot write JSON: a value has no JSON form")
                 status = max(status, ExitStatus.unreadable)

@@ -13,10 +13,10 @@ struct RestorationTool: ParsableCommand {
             entries are keyed archives themselves. restoration-tool reads these files on any \
             machine, without a device.
 
-            Exit status: 0 success; 2 a file could not be read (unreadable, not a keyed archive, damaged, \
-            or past a limit); 64 usage error.
+            Exit status: 0 success; 1 findings (validate: errors; diff: differences); 2 a file could not be read \
+            (unreadable, not a keyed archive, damaged, or past a limit); 64 usage error.
             """,
         version: version,
-        subcommands: [Dump.self]
+        subcommands: [Dump.self, Validate.self, Diff.self]
     )
 }

@@ -1,10 +1,17 @@
 // libFuzzer target for the whole decode path: property-list reader → keyed-archive decoder →
-// restoration model → text dump → JSON dump. Built by Tests/Fuzz/run together with the
+// restoration model → text dump → JSON dump → validate (text and JSON) → diff against a fixed
+// archive, both ways (text and JSON). Built by Tests/Fuzz/run together with the
 // library's sources (see the README's contributing section); not part of the package.
 
 /// Small limits keep each execution fast; the limits themselves are tested by the hostile
 /// fixtures. They still allow every shape the fixtures have.
 let fuzzLimits = DecodingLimits(maxDepth: 200, maxNodes: 200_000, maxArchiveDepth: 8, maxInputBytes: 1 << 20)
+
+/// The fixed side of every diff: the clean validate fixture, found from this file's path.
+let fixedArchive: RestorationArchive = {
+    let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+    return try! RestorationArchive(contentsOf: root + "/Fixtures/validate/clean.data")
+}()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -18,8 +25,19 @@ func exercise(_ bytes: [UInt8]) {
     DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
         let text = TextDumpFormatter().format(archive, file: "fuzz")
         precondition(!text.isEmpty, "a decoded archive printed nothing")
-        let json = try? JSONDumpWriter.encode([DumpDocument(file: "fuzz", archive: archive)], asArray: false)
+        let json = try? JSONOutput.write([DumpDocument(file: "fuzz", archive: archive)], asArray: false)
         precondition(json != nil, "a decoded archive could not be written as JSON")
+        let report = ValidationReport(file: "fuzz", diagnostics: ArchiveValidator(expectedBundleVersion: "1").validate(archive))
+        precondition(report.isValid == (report.errors == 0), "validity disagrees with the error count")
+        _ = ValidationTextFormatter.format(report, displayName: "fuzz")
+        precondition((try? JSONOutput.write([ValidationDocument(report)], asArray: false)) != nil, "a validation report could not be written as JSON")
+        let differ = ArchiveDiffer(ignoring: ["timestamp"])
+        for (a, b) in [(fixedArchive, archive), (archive, fixedArchive)] {
+            let changes = differ.diff(a, b)
+            _ = DiffTextFormatter(color: true).format(changes, a: "a", b: "b")
+            precondition((try? JSONOutput.write([DiffDocument(a: "a", b: "b", changes: changes)], asArray: false)) != nil, "a diff could not be written as JSON")
+        }
+        precondition(differ.diff(archive, archive).isEmpty, "an archive differs from itself")
         for object in archive.objects {
             _ = object.identifierPath.components
             _ = object.identifierPath.parent

@@ -2,7 +2,7 @@
 ///
 /// Foundation's classes become natural values (arrays, dictionaries, dates, URLs …); every
 /// other class becomes an `ArchiveObject` that keeps its class chain and all its fields.
-public indirect enum ArchiveValue: Hashable, Sendable {
+public indirect enum ArchiveValue: Sendable {
     /// `$null`: a nil object.
     case null
     case string(String)

@@ -54,10 +54,22 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
 }
 
 extension OrderedFields: Hashable {
+    private struct Pair: Hashable {
+        let key: String
+        let value: Value
+    }
+
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for (key, value) in lhs.entries where rhs[key] != value {
-            return false
+        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        // Another order: compare the pairs as multisets, so repeated keys in a damaged file
+        // still leave every value equal to itself.
+        var remaining = [Pair: Int]()
+        for (key, value) in lhs.entries { remaining[Pair(key: key, value: value), default: 0] += 1 }
+        for (key, value) in rhs.entries {
+            let pair = Pair(key: key, value: value)
+            guard let count = remaining[pair], count > 0 else { return false }
+            remaining[pair] = count - 1
         }
         return true
     }
@@ -67,10 +79,7 @@ extension OrderedFields: Hashable {
         hasher.combine(count)
         var combined = 0
         for (key, value) in entries {
-            var pairHasher = Hasher()
-            pairHasher.combine(key)
-            pairHasher.combine(value)
-            combined ^= pairHasher.finalize()
+            combined ^= Pair(key: key, value: value).hashValue
         }
         hasher.combine(combined)
     }

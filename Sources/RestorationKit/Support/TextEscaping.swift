@@ -30,3 +30,15 @@ public enum TextEscaping {
         }
     }
 }
+
+extension String {
+    /// Escapes double quotes, for a string shown between them.
+    func replacingQuotes() -> String {
+        guard contains("\"") else { return self }
+        var result = ""
+        for character in self {
+            if character == "\"" { result += "\\\"" } else { result.append(character) }
+        }
+        return result
+    }
+}

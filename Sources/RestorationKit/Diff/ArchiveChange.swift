@@ -1,0 +1,43 @@
+/// One difference between two restoration archives.
+public struct ArchiveChange: Hashable, Sendable {
+    public enum Kind: String, Sendable {
+        case added
+        case removed
+        case changed
+    }
+
+    /// A step into a value: a key of a dictionary, object or archive, or an array index.
+    public enum PathComponent: Hashable, Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    public var kind: Kind
+    /// The object the change is in; nil for the archive level.
+    public var identifierPath: String?
+    /// Where in the object (or archive): `["state", "preferences", "theme"]`, `["views", path, key]`,
+    /// `["timestamp"]`; empty for a whole object added or removed.
+    public var path: [PathComponent]
+    public var old: DiffValue?
+    public var new: DiffValue?
+    /// The change in words when a value comparison alone would hide it ("children reordered").
+    public var summary: String?
+
+    public init(_ kind: Kind, identifierPath: String?, path: [PathComponent], old: DiffValue? = nil, new: DiffValue? = nil, summary: String? = nil) {
+        self.kind = kind
+        self.identifierPath = identifierPath
+        self.path = path
+        self.old = old
+        self.new = new
+        self.summary = summary
+    }
+}
+
+/// A value on one side of a change.
+public enum DiffValue: Hashable, Sendable {
+    case value(ArchiveValue)
+    /// Archive metadata that `dump --json` writes in a form of its own.
+    case timestamp(Double)
+    case idiom(UserInterfaceIdiom)
+    case paths([String])
+}

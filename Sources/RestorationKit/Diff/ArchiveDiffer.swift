@@ -1,0 +1,199 @@
+/// Compares two restoration archives as models, not bytes: a binary archive and its XML twin
+/// are identical, dictionary key order does not matter, array order does.
+public struct ArchiveDiffer: Sendable {
+    /// Metadata fields (`timestamp`, `bundleVersion` …) and keys (at any depth) to leave out.
+    public var ignored: Set<String>
+
+    public init(ignoring ignored: Set<String> = []) {
+        self.ignored = ignored
+    }
+
+    public static let metadataFields = [
+        "majorVersion", "minorVersion", "bundleVersion", "systemVersion", "timestamp", "userInterfaceIdiom",
+        "restorationClassMap", "identifierPaths",
+    ]
+
+    public func diff(_ a: RestorationArchive, _ b: RestorationArchive) -> [ArchiveChange] {
+        // Comparing values recurses once per nesting level (see `DeepStack`).
+        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
+            var changes: [ArchiveChange] = []
+            metadata(a, b, into: &changes)
+            fields(a.appState, b.appState, object: nil, path: [.key("appState")], into: &changes)
+            objects(a, b, into: &changes)
+            return changes
+        }
+    }
+
+    // MARK: Archive level
+
+    private func metadata(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout [ArchiveChange]) {
+        func compare(_ name: String, _ old: DiffValue?, _ new: DiffValue?) {
+            guard !ignored.contains(name), old != new else { return }
+            let kind: ArchiveChange.Kind = old == nil ? .added : (new == nil ? .removed : .changed)
+            changes.append(ArchiveChange(kind, identifierPath: nil, path: [.key(name)], old: old, new: new))
+        }
+        compare("majorVersion", a.majorVersion.map { .value(.integer($0)) }, b.majorVersion.map { .value(.integer($0)) })
+        compare("minorVersion", a.minorVersion.map { .value(.integer($0)) }, b.minorVersion.map { .value(.integer($0)) })
+        compare("bundleVersion", a.bundleVersion.map { .value(.string($0)) }, b.bundleVersion.map { .value(.string($0)) })
+        compare("systemVersion", a.systemVersion.map { .value(.string($0)) }, b.systemVersion.map { .value(.string($0)) })
+        if a.timestamp?.bitPattern != b.timestamp?.bitPattern {
+            compare("timestamp", a.timestamp.map(DiffValue.timestamp), b.timestamp.map(DiffValue.timestamp))
+        }
+        compare("userInterfaceIdiom", a.userInterfaceIdiom.map(DiffValue.idiom), b.userInterfaceIdiom.map(DiffValue.idiom))
+
+        // Class-map entries of objects in both archives are reported with the object.
+        let common = Set(a.objects.map(\.identifierPath.rawValue)).intersection(b.objects.map(\.identifierPath.rawValue))
+        if !ignored.contains("restorationClassMap") {
+            for path in orderedUnion(a.restorationClassMap.keys, b.restorationClassMap.keys) where !common.contains(path) {
+                compareScalar(a.restorationClassMap[path].map(ArchiveValue.string), b.restorationClassMap[path].map(ArchiveValue.string),
+                              object: nil, path: [.key("restorationClassMap"), .key(path)], into: &changes)
+            }
+        }
+        let oldPaths = a.identifierPaths.map(\.rawValue)
+        let newPaths = b.identifierPaths.map(\.rawValue)
+        if !ignored.contains("identifierPaths"), oldPaths != newPaths, oldPaths.sorted() == newPaths.sorted() {
+            changes.append(ArchiveChange(.changed, identifierPath: nil, path: [.key("identifierPaths")],
+                old: .paths(oldPaths), new: .paths(newPaths), summary: "save order changed"))
+        }
+    }
+
+    // MARK: Objects
+
+    private func objects(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout [ArchiveChange]) {
+        let newObjects = Dictionary(b.objects.map { ($0.identifierPath.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldPaths = Set(a.objects.map(\.identifierPath.rawValue))
+        for old in a.objects {
+            let path = old.identifierPath.rawValue
+            guard let new = newObjects[path] else {
+                changes.append(ArchiveChange(.removed, identifierPath: path, path: [], summary: "object removed"))
+                continue
+            }
+            object(old, new, into: &changes)
+        }
+        for new in b.objects where !oldPaths.contains(new.identifierPath.rawValue) {
+            changes.append(ArchiveChange(.added, identifierPath: new.identifierPath.rawValue, path: [], summary: "object added"))
+        }
+    }
+
+    private func object(_ a: RestorationObject, _ b: RestorationObject, into changes: inout [ArchiveChange]) {
+        let path = a.identifierPath.rawValue
+        if !ignored.contains("restorationClassMap"), !ignored.contains("restorationClass"), a.restorationClass != b.restorationClass {
+            let kind: ArchiveChange.Kind = a.restorationClass == nil ? .added : (b.restorationClass == nil ? .removed : .changed)
+            changes.append(ArchiveChange(kind, identifierPath: path, path: [.key("restorationClass")],
+                old: a.restorationClass.map { .value(.string($0)) }, new: b.restorationClass.map { .value(.string($0)) },
+                summary: kind == .added ? "restoration class set" : (kind == .removed ? "restoration class removed" : "restoration class changed")))
+        }
+        switch (a.state, b.state) {
+        case (let old?, let new?):
+            fields(old, new, object: path, path: [.key("state")], into: &changes)
+        case (nil, nil):
+            compareScalar(a.undecodedEntry, b.undecodedEntry, object: path, path: [.key("state")], into: &changes)
+        default:
+            changes.append(ArchiveChange(.changed, identifierPath: path, path: [.key("state")],
+                old: a.undecodedEntry.map(DiffValue.value), new: b.undecodedEntry.map(DiffValue.value),
+                summary: a.state == nil ? "state became decodable" : "state is no longer decodable: \(b.stateProblem ?? "")"))
+        }
+        let newViews = Dictionary(b.views.map { ($0.identifierPath.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldViews = Set(a.views.map(\.identifierPath.rawValue))
+        for view in a.views {
+            let viewPath = view.identifierPath.rawValue
+            if let other = newViews[viewPath] {
+                fields(view.state, other.state, object: path, path: [.key("views"), .key(viewPath)], into: &changes)
+            } else {
+                changes.append(ArchiveChange(.removed, identifierPath: path, path: [.key("views"), .key(viewPath)], summary: "view removed"))
+            }
+        }
+        for view in b.views where !oldViews.contains(view.identifierPath.rawValue) {
+            changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("views"), .key(view.identifierPath.rawValue)], summary: "view added"))
+        }
+    }
+
+    // MARK: Values
+
+    private func fields(_ a: ArchiveFields, _ b: ArchiveFields, object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
+        for key in orderedUnion(a.keys, b.keys) where !ignored.contains(key) {
+            let keyPath = path + [.key(key)]
+            switch (a[key], b[key]) {
+            case (let old?, let new?):
+                if key == RestorationKeys.children, let reorder = childrenReordered(old, new) {
+                    changes.append(ArchiveChange(.changed, identifierPath: object, path: keyPath, old: .value(old), new: .value(new), summary: reorder))
+                } else {
+                    value(old, new, object: object, path: keyPath, into: &changes)
+                }
+            case (let old?, nil):
+                changes.append(ArchiveChange(.removed, identifierPath: object, path: keyPath, old: .value(old)))
+            case (nil, let new?):
+                changes.append(ArchiveChange(.added, identifierPath: object, path: keyPath, new: .value(new)))
+            case (nil, nil):
+                break
+            }
+        }
+    }
+
+    private func value(_ a: ArchiveValue, _ b: ArchiveValue, object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
+        // Exact equality: reals by their bits (see ArchiveValueEquality.swift).
+        if a == b { return }
+        switch (a, b) {
+        case (.dictionary(let x), .dictionary(let y)):
+            if let old = x.stringKeyed, let new = y.stringKeyed {
+                return fields(old, new, object: object, path: path, into: &changes)
+            }
+        case (.object(let x), .object(let y)) where x.className == y.className && x.classChain == y.classChain:
+            return fields(x.fields, y.fields, object: object, path: path, into: &changes)
+        case (.archive(let x), .archive(let y)):
+            return fields(x.top, y.top, object: object, path: path, into: &changes)
+        case (.array(let x), .array(let y)), (.orderedSet(let x), .orderedSet(let y)):
+            if sameKind(a, b) { return elements(x, y, object: object, path: path, into: &changes) }
+        case (.set(let x), .set(let y)):
+            // A set has no order: only its members count.
+            if multiset(x) == multiset(y) { return }
+        default:
+            break
+        }
+        changes.append(ArchiveChange(.changed, identifierPath: object, path: path, old: .value(a), new: .value(b)))
+    }
+
+    private func elements(_ a: [ArchiveValue], _ b: [ArchiveValue], object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
+        for index in 0..<max(a.count, b.count) {
+            let elementPath = path + [.index(index)]
+            if index >= b.count {
+                changes.append(ArchiveChange(.removed, identifierPath: object, path: elementPath, old: .value(a[index])))
+            } else if index >= a.count {
+                changes.append(ArchiveChange(.added, identifierPath: object, path: elementPath, new: .value(b[index])))
+            } else {
+                value(a[index], b[index], object: object, path: elementPath, into: &changes)
+            }
+        }
+    }
+
+    private func compareScalar(_ a: ArchiveValue?, _ b: ArchiveValue?, object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
+        switch (a, b) {
+        case (let old?, let new?): value(old, new, object: object, path: path, into: &changes)
+        case (let old?, nil): changes.append(ArchiveChange(.removed, identifierPath: object, path: path, old: .value(old)))
+        case (nil, let new?): changes.append(ArchiveChange(.added, identifierPath: object, path: path, new: .value(new)))
+        case (nil, nil): break
+        }
+    }
+
+    /// "children reordered" when both lists hold the same children in another order.
+    private func childrenReordered(_ a: ArchiveValue, _ b: ArchiveValue) -> String? {
+        guard case .array(let old) = a, case .array(let new) = b, old != new, multiset(old) == multiset(new) else { return nil }
+        return "children reordered"
+    }
+
+    private func sameKind(_ a: ArchiveValue, _ b: ArchiveValue) -> Bool {
+        switch (a, b) {
+        case (.array, .array), (.orderedSet, .orderedSet): true
+        default: false
+        }
+    }
+
+    private func multiset(_ values: [ArchiveValue]) -> [ArchiveValue: Int] {
+        values.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
+    private func orderedUnion(_ a: [String], _ b: [String]) -> [String] {
+        var seen = Set<String>()
+        return (a + b).filter { seen.insert($0).inserted }
+    }
+}

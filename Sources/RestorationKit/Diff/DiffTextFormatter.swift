@@ -1,0 +1,174 @@
+/// `diff`'s text: a header naming both files, then the changes grouped by identifier path,
+/// one line each: `-` removed, `+` added, `~` changed.
+public struct DiffTextFormatter: Sendable {
+    public var color: Bool
+    /// Values longer than this are cut with `…`.
+    public var valueWidth: Int
+
+    public init(color: Bool = false, valueWidth: Int = 160) {
+        self.color = color
+        self.valueWidth = valueWidth
+    }
+
+    public func format(_ changes: [ArchiveChange], a: String, b: String) -> String {
+        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(changes, a: a, b: b) }
+    }
+
+    private func formatOnCurrentStack(_ changes: [ArchiveChange], a: String, b: String) -> String {
+        var text = paint("--- " + TextEscaping.escape(a), .bold) + "\n" + paint("+++ " + TextEscaping.escape(b), .bold) + "\n"
+        var groups: [String?] = []
+        var byGroup: [String?: [ArchiveChange]] = [:]
+        for change in changes {
+            if byGroup[change.identifierPath] == nil { groups.append(change.identifierPath) }
+            byGroup[change.identifierPath, default: []].append(change)
+        }
+        for group in groups {
+            text += paint(group.map(TextEscaping.escape) ?? "(archive)", .cyan) + "\n"
+            for change in byGroup[group] ?? [] {
+                text += line(change) + "\n"
+            }
+        }
+        return text
+    }
+
+    private func line(_ change: ArchiveChange) -> String {
+        let place = change.path.isEmpty ? "" : Self.pathText(change.path)
+        var body: String
+        switch change.kind {
+        case .added:
+            body = "+ " + place
+            if let new = change.new { body += (place.isEmpty ? "" : ": ") + render(new) }
+        case .removed:
+            body = "- " + place
+            if let old = change.old { body += (place.isEmpty ? "" : ": ") + render(old) }
+        case .changed:
+            body = "~ " + place + ": "
+            if let summary = change.summary, change.old != nil || change.new != nil {
+                body += summary + ": "
+            }
+            body += (change.old.map(render) ?? "(none)") + " → " + (change.new.map(render) ?? "(none)")
+        }
+        if let summary = change.summary, change.kind != .changed {
+            body += (body.hasSuffix(" ") ? "" : " ") + "(" + summary + ")"
+        }
+        let tone: Tone = switch change.kind {
+        case .added: .green
+        case .removed: .red
+        case .changed: .yellow
+        }
+        return paint(body, tone)
+    }
+
+    /// `state.preferences.sync[0]`: keys joined with dots, indices in brackets; a key that is
+    /// not a plain identifier is quoted.
+    public static func pathText(_ path: [ArchiveChange.PathComponent]) -> String {
+        var text = ""
+        for component in path {
+            switch component {
+            case .index(let index):
+                text += "[\(index)]"
+            case .key(let key):
+                let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "$" }
+                let shown = plain ? key : "\"" + TextEscaping.escape(key).replacingQuotes() + "\""
+                text += (text.isEmpty ? "" : ".") + shown
+            }
+        }
+        return text
+    }
+
+    private func render(_ value: DiffValue) -> String {
+        let text: String
+        switch value {
+        case .value(let archived): text = CompactValueText.render(archived, limit: valueWidth)
+        case .timestamp(let seconds): text = ReferenceDate.iso8601(seconds) ?? CompactValueText.render(.date(seconds))
+        case .idiom(let idiom): text = "\(idiom.name ?? "unknown") (\(idiom.rawValue))"
+        case .paths(let paths): text = "[" + paths.map(TextEscaping.escape).joined(separator: ", ") + "]"
+        }
+        return text.count > valueWidth ? String(text.prefix(valueWidth - 1)) + "…" : text
+    }
+
+    private enum Tone: String {
+        case red = "31", green = "32", yellow = "33", cyan = "36", bold = "1"
+    }
+
+    private func paint(_ text: String, _ tone: Tone) -> String {
+        color ? "\u{1B}[\(tone.rawValue)m" + text + "\u{1B}[0m" : text
+    }
+}
+
+/// One-line renderings of archive values, for diff lines.
+///
+/// Rendering stops once the line is long enough: a value nested a few levels deep with a few
+/// elements at each level would otherwise take exponential time to print in full.
+struct CompactValueText {
+    /// Containers show at most this many elements.
+    static let elementLimit = 8
+
+    private var text = ""
+    private let limit: Int
+
+    private init(limit: Int) {
+        self.limit = limit
+    }
+
+    static func render(_ value: ArchiveValue, limit: Int = 160) -> String {
+        var writer = CompactValueText(limit: limit)
+        writer.write(value)
+        return writer.text.count > limit ? String(writer.text.prefix(limit - 1)) + "…" : writer.text
+    }
+
+    private var full: Bool { text.utf8.count > limit }
+
+    private mutating func write(_ value: ArchiveValue) {
+        guard !full else { return }
+        switch value {
+        case .null: text += "nil"
+        case .string(let string): text += "\"" + TextEscaping.escape(string).replacingQuotes() + "\""
+        case .integer(let integer): text += String(integer)
+        case .real(let real): text += real.isNaN ? "nan" : (real.isInfinite ? (real < 0 ? "-inf" : "inf") : real.description)
+        case .boolean(let boolean): text += boolean ? "true" : "false"
+        case .date(let seconds): text += ReferenceDate.iso8601(seconds) ?? "date(\(seconds) s from 2001)"
+        case .data(let data): text += "<\(data.bytes.count) bytes" + (data.bytes.isEmpty ? "" : ": " + ByteFormatting.hexPreview(data.bytes, limit: 8)) + ">"
+        case .array(let elements): list(elements, open: "[")
+        case .set(let elements): list(elements, open: "set[")
+        case .orderedSet(let elements): list(elements, open: "orderedSet[")
+        case .dictionary(let dictionary):
+            pairs(dictionary.entries.map { ($0.key, $0.value) }, open: "{")
+        case .uuid(let bytes): text += "UUID " + ByteFormatting.uuidString(bytes)
+        case .url(let url):
+            text += "URL \"" + TextEscaping.escape(url.relative).replacingQuotes() + "\""
+            if url.base != .null {
+                text += " relative to "
+                write(url.base)
+            }
+        case .object(let object):
+            let name = SwiftDemangler.demangle(object.className) ?? object.className
+            pairs(object.fields.entries.map { (.string($0), $1) }, open: TextEscaping.escape(name) + "{")
+        case .reference(let path): text += "ref(" + TextEscaping.escape(path) + ")"
+        case .archive(let archive): pairs(archive.top.entries.map { (.string($0), $1) }, open: "archive{")
+        case .cycle(let uid): text += "(cycle to $objects[\(uid)])"
+        }
+    }
+
+    private mutating func list(_ elements: [ArchiveValue], open: String) {
+        text += open
+        for (position, element) in elements.prefix(Self.elementLimit).enumerated() {
+            if position > 0 { text += ", " }
+            write(element)
+            if full { return }
+        }
+        text += (elements.count > Self.elementLimit ? ", …" : "") + "]"
+    }
+
+    private mutating func pairs(_ entries: [(ArchiveValue, ArchiveValue)], open: String) {
+        text += open
+        for (position, (key, value)) in entries.prefix(Self.elementLimit).enumerated() {
+            if position > 0 { text += ", " }
+            if case .string(let name) = key { text += TextEscaping.escape(name) } else { write(key) }
+            text += ": "
+            write(value)
+            if full { return }
+        }
+        text += (entries.count > Self.elementLimit ? ", …" : "") + "}"
+    }
+}

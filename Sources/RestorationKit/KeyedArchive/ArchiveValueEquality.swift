@@ -1,0 +1,49 @@
+/// Exact equality: reals and dates are equal when their bits are, so a NaN equals itself (an
+/// archive never differs from itself) and -0.0 differs from 0.0 (a value kept exactly is
+/// compared exactly). Everything else compares by value; dictionaries ignore key order.
+extension ArchiveValue: Hashable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.string(let a), .string(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
+        case (.boolean(let a), .boolean(let b)): a == b
+        case (.date(let a), .date(let b)): a.bitPattern == b.bitPattern
+        case (.data(let a), .data(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.set(let a), .set(let b)): a == b
+        case (.orderedSet(let a), .orderedSet(let b)): a == b
+        case (.dictionary(let a), .dictionary(let b)): a == b
+        case (.uuid(let a), .uuid(let b)): a == b
+        case (.url(let a), .url(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        case (.reference(let a), .reference(let b)): a == b
+        case (.archive(let a), .archive(let b)): a == b
+        case (.cycle(let a), .cycle(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .string(let value): hasher.combine(1); hasher.combine(value)
+        case .integer(let value): hasher.combine(2); hasher.combine(value)
+        case .real(let value): hasher.combine(3); hasher.combine(value.bitPattern)
+        case .boolean(let value): hasher.combine(4); hasher.combine(value)
+        case .date(let value): hasher.combine(5); hasher.combine(value.bitPattern)
+        case .data(let value): hasher.combine(6); hasher.combine(value)
+        case .array(let value): hasher.combine(7); hasher.combine(value)
+        case .set(let value): hasher.combine(8); hasher.combine(value)
+        case .orderedSet(let value): hasher.combine(9); hasher.combine(value)
+        case .dictionary(let value): hasher.combine(10); hasher.combine(value)
+        case .uuid(let value): hasher.combine(11); hasher.combine(value)
+        case .url(let value): hasher.combine(12); hasher.combine(value)
+        case .object(let value): hasher.combine(13); hasher.combine(value)
+        case .reference(let value): hasher.combine(14); hasher.combine(value)
+        case .archive(let value): hasher.combine(15); hasher.combine(value)
+        case .cycle(let value): hasher.combine(16); hasher.combine(value)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// Identifier paths, entries and the class map.
+enum PathRules {
+    /// Keys UIKit writes into every view controller's archive: an entry whose archive has one of
+    /// them is a saved object, whatever its key looks like.
+    static let objectKeys: Set<String> = [
+        "kObjectIsViewControllerKey", "kViewControllerViewWasLoadedKey", RestorationKeys.viewRestorationData,
+        "UIStateRestorationViewControllerStoryboard", "UIStateRestorationViewControllerStoryboardIdentifier",
+    ]
+
+    static func check(_ context: ValidationContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let archive = context.archive
+        var counts: [String: Int] = [:]
+        for path in archive.identifierPaths { counts[path.rawValue, default: 0] += 1 }
+
+        for object in archive.objects {
+            let path = object.identifierPath
+            if let count = counts[path.rawValue], count > 1 {
+                diagnostics.append(Diagnostic(.error, .duplicatePath, path: path.rawValue, key: RestorationKeys.identifierPaths,
+                    "listed \(count) times in \(RestorationKeys.identifierPaths); paths must be unique, and UIKit restores the object once"))
+            }
+            let problem = malformation(path)
+            if let problem {
+                diagnostics.append(Diagnostic(.error, .malformedPath, path: path.rawValue, key: RestorationKeys.identifierPaths,
+                    "malformed identifier path: \(problem)"))
+            }
+            // A malformed path has no meaningful parent: only well-formed ones can be orphans.
+            if problem == nil, let parent = path.parent, !context.saved.contains(parent.rawValue) {
+                diagnostics.append(Diagnostic(.warning, .orphanPath, path: path.rawValue,
+                    "its parent path \(parent.rawValue) has no saved object, so UIKit has no container to restore it into"))
+            }
+            if object.state == nil && object.undecodedEntry == nil {
+                diagnostics.append(Diagnostic(.error, .missingObject, path: path.rawValue, key: RestorationKeys.identifierPaths,
+                    "listed in \(RestorationKeys.identifierPaths), but the archive has no entry for it: UIKit cannot restore it"))
+            } else if object.state == nil, let problem = object.stateProblem {
+                diagnostics.append(Diagnostic(.error, .undecodableState, path: path.rawValue,
+                    "\(problem): UIKit cannot decode its state"))
+            }
+            diagnostics += undecodableViews(of: object)
+        }
+
+        for (key, value) in archive.appState.entries {
+            guard case .archive(let nested) = value else { continue }
+            let looksLikeObject = nested.top.keys.contains(where: objectKeys.contains)
+                || IdentifierPath(key).parent.map { context.listed.contains($0.rawValue) } == true
+            if looksLikeObject {
+                diagnostics.append(Diagnostic(.warning, .unlistedObject, path: key,
+                    "the archive holds this object's state, but the path is not listed in \(RestorationKeys.identifierPaths): UIKit will not restore it"))
+            }
+        }
+
+        for (path, className) in archive.restorationClassMap.entries {
+            if className.isEmpty {
+                diagnostics.append(Diagnostic(.error, .classMapUnknownPath, path: path, key: RestorationKeys.classMap,
+                    "the restoration class map gives an empty class name: UIKit cannot find a restoration class to recreate the object"))
+            }
+            if !context.saved.contains(path) {
+                diagnostics.append(Diagnostic(.warning, .classMapUnknownPath, path: path, key: RestorationKeys.classMap,
+                    "the restoration class map names this path, but no object was saved under it"))
+            }
+        }
+        return diagnostics
+    }
+
+    /// Why a path is malformed, or nil.
+    static func malformation(_ path: IdentifierPath) -> String? {
+        if path.rawValue.isEmpty { return "it is empty" }
+        let components = path.components
+        if path.rawComponents.contains("") { return "it has an empty component" }
+        for component in components {
+            if case .malformedIndex(let text) = component {
+                return "'\(text)' is not an index component of the form :[n]:"
+            }
+        }
+        if case .index? = components.first { return "it starts with an index component" }
+        if case .index? = components.last { return "it ends in an index component" }
+        for (first, second) in zip(components, components.dropFirst()) {
+            if case .index = first, case .index = second { return "two index components follow each other" }
+        }
+        return nil
+    }
+
+    /// View entries left under `kViewRestorationDataKey` because they are not view archives.
+    private static func undecodableViews(of object: RestorationObject) -> [Diagnostic] {
+        guard case .dictionary(let leftovers)? = object.state?[RestorationKeys.viewRestorationData] else { return [] }
+        return leftovers.entries.map { entry in
+            let viewPath = entry.key.stringValue
+            let problem: String
+            if case .data(let data) = entry.value {
+                problem = data.archiveError.map { "its data failed to decode as a keyed archive: \($0)" }
+                    ?? "its entry is \(data.bytes.count) bytes of data that are not a keyed archive"
+            } else {
+                problem = "its entry is \(entry.value.kindDescription), not a keyed archive"
+            }
+            return Diagnostic(.error, .undecodableState, path: viewPath ?? object.identifierPath.rawValue, key: RestorationKeys.viewRestorationData,
+                "view state of \(object.identifierPath.rawValue): \(problem): UIKit cannot decode it")
+        }
+    }
+}

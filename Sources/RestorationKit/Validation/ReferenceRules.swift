@@ -1,0 +1,139 @@
+/// References between objects: children lists, proxies, the selected tab, first responders.
+enum ReferenceRules {
+    static func check(_ context: ValidationContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for object in context.archive.objects {
+            guard let state = object.state else { continue }
+            let path = object.identifierPath.rawValue
+            let children = childTargets(state)
+            diagnostics += checkChildren(children, container: path, context)
+            diagnostics += checkSelectedTab(state, children: children, container: path, context)
+            for (key, value) in state.entries where key != RestorationKeys.children {
+                diagnostics += checkReferences(in: value, path: path, key: key, context)
+            }
+            for view in object.views {
+                for (key, value) in view.state.entries {
+                    diagnostics += checkReferences(in: value, path: view.identifierPath.rawValue, key: key, context)
+                }
+            }
+        }
+        for (key, value) in context.archive.appState.entries where key != "kFirstRespondersKey" {
+            diagnostics += checkReferences(in: value, path: nil, key: key, context)
+        }
+        diagnostics += checkFirstResponders(context)
+        return diagnostics
+    }
+
+    /// A container's children: path strings or proxies; nil marks an entry that is neither.
+    private static func childTargets(_ state: ArchiveFields) -> [ArchiveValue] {
+        guard case .array(let elements)? = state[RestorationKeys.children] else { return [] }
+        return elements
+    }
+
+    private static func target(of child: ArchiveValue) -> String? {
+        switch child {
+        case .string(let path), .reference(let path): path
+        default: nil
+        }
+    }
+
+    private static func checkChildren(_ children: [ArchiveValue], container: String, _ context: ValidationContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var firstIndex: [String: Int] = [:]
+        for (index, child) in children.enumerated() {
+            if isProxyWithoutPath(child) {
+                diagnostics.append(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
+                continue
+            }
+            guard let target = target(of: child) else { continue }
+            if let first = firstIndex[target] {
+                diagnostics.append(Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
+                    "children \(first) and \(index) are both \(target): no index component tells them apart, so UIKit cannot restore them as two view controllers"))
+                continue
+            }
+            firstIndex[target] = index
+            if !context.saved.contains(target) {
+                diagnostics.append(Diagnostic(.error, .danglingReference, path: container, key: RestorationKeys.children,
+                    "can't find child view controller at index \(index) with identifier \(target) (no object was saved under it): UIKit truncates the child array at index \(index)"))
+            }
+        }
+        return diagnostics
+    }
+
+    private static func checkSelectedTab(_ state: ArchiveFields, children: [ArchiveValue], container: String, _ context: ValidationContext) -> [Diagnostic] {
+        let key = RestorationKeys.tabBarSelectedViewController
+        guard case .reference(let selected)? = state[key], context.saved.contains(selected) else { return [] }
+        guard !children.compactMap(target(of:)).contains(selected) else { return [] }
+        return [Diagnostic(.error, .selectedTabNotChild, path: container, key: key,
+            "the selected view controller \(selected) isn't one of the tab bar controller's children: UIKit logs \"TabBarController's selected view controller from State Restoration isn't contained in Tab Controller, skipping\" and keeps its default selection")]
+    }
+
+    /// Every `_UIObjectIdentifierPathProxy` in `value`, nested archives included.
+    private static func checkReferences(in value: ArchiveValue, path: String?, key: String, _ context: ValidationContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var reported = Set<String>()
+        visit(value) { node in
+            if isProxyWithoutPath(node) {
+                if reported.insert("\u{0}proxy").inserted {
+                    diagnostics.append(proxyWithoutPath(path: path, key: key, at: key))
+                }
+            } else if case .reference(let target) = node, !context.saved.contains(target), reported.insert(target).inserted {
+                diagnostics.append(Diagnostic(.error, .danglingReference, path: path, key: key,
+                    "\(key) refers to \(target), but no object was saved under that path: \(consequence(of: key))"))
+            }
+        }
+        return diagnostics
+    }
+
+    private static func consequence(of key: String) -> String {
+        switch key {
+        case RestorationKeys.tabBarSelectedViewController: "UIKit skips the selection and the tab bar keeps its default tab"
+        case RestorationKeys.presentedViewController: "the presented view controller is not restored"
+        default: "the reference decodes as nil"
+        }
+    }
+
+    private static func isProxyWithoutPath(_ value: ArchiveValue) -> Bool {
+        if case .object(let object) = value, object.className == RestorationKeys.proxyClass { return true }
+        return false
+    }
+
+    private static func proxyWithoutPath(path: String?, key: String, at place: String) -> Diagnostic {
+        Diagnostic(.error, .proxyWithoutPath, path: path, key: key,
+            "\(place) is an object reference (\(RestorationKeys.proxyClass)) without a string kObjectIdentifierPathProxyIdentifierPathKey: UIKit logs \"Couldn't decode restoration identifier path, returning nil\"")
+    }
+
+    private static func checkFirstResponders(_ context: ValidationContext) -> [Diagnostic] {
+        guard case .array(let paths)? = context.archive.appState["kFirstRespondersKey"] else { return [] }
+        // Views of an object whose state cannot be decoded are unknown; that object is reported already.
+        let undecodable = context.archive.objects.filter { $0.state == nil && $0.undecodedEntry != nil }.map(\.identifierPath)
+        return paths.compactMap(\.stringValue).compactMap { path in
+            guard !context.saved.contains(path), !context.viewPaths.contains(path) else { return nil }
+            guard !undecodable.contains(where: { IdentifierPath(path).hasPrefix($0) }) else { return nil }
+            return Diagnostic(.warning, .firstResponderUnknownPath, path: path, key: "kFirstRespondersKey",
+                "the first responder path names neither a saved object nor a saved view: UIKit cannot make it first responder again")
+        }
+    }
+
+    /// Calls `body` for `value` and every value inside it.
+    private static func visit(_ value: ArchiveValue, _ body: (ArchiveValue) -> Void) {
+        body(value)
+        switch value {
+        case .array(let elements), .set(let elements), .orderedSet(let elements):
+            for element in elements { visit(element, body) }
+        case .dictionary(let dictionary):
+            for entry in dictionary.entries {
+                visit(entry.key, body)
+                visit(entry.value, body)
+            }
+        case .object(let object):
+            for field in object.fields.values { visit(field, body) }
+        case .archive(let archive):
+            for field in archive.top.values { visit(field, body) }
+        case .url(let url):
+            visit(url.base, body)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// A `<bundle-id>.savedState` directory as UIKit leaves it: `data.data`, and beside it
+/// `inprogress.data` while (or if) a restore is under way and `restorationInfo.plist`. With
+/// scenes (iOS 13 and later) each scene session has a subdirectory with its own `data.data`.
+public enum SavedStateDirectory {
+    public static let archiveName = "data.data"
+    public static let inProgressName = "inprogress.data"
+    public static let restorationInfoName = "restorationInfo.plist"
+    static let knownSceneSessions = "KnownSceneSessions"
+
+    /// The archives in `directory`: its own `data.data`, then each scene session's, sorted.
+    /// Folders named `*.savedState` are other apps' states, not scene sessions.
+    public static func archives(in directory: String) -> [String] {
+        var found: [String] = []
+        let own = directory + "/" + archiveName
+        if DirectoryListing.isRegularFile(own) { found.append(own) }
+        for name in DirectoryListing.names(in: directory) ?? [] where name != knownSceneSessions && !name.hasSuffix(".savedState") {
+            let session = directory + "/" + name
+            let archive = session + "/" + archiveName
+            if DirectoryListing.isDirectory(session), DirectoryListing.isRegularFile(archive) {
+                found.append(archive)
+            }
+        }
+        return found
+    }
+
+    /// What `inprogress.data` and `restorationInfo.plist` in `directory` say.
+    public static func sidecarDiagnostics(in directory: String, limits: DecodingLimits = .default) -> [Diagnostic] {
+        let prefix = directory.isEmpty ? "" : directory + "/"
+        var diagnostics: [Diagnostic] = []
+        let inProgress = prefix + inProgressName
+        if DirectoryListing.isRegularFile(inProgress) {
+            diagnostics += checkInProgress(inProgress, limits: limits)
+        }
+        let info = prefix + restorationInfoName
+        if DirectoryListing.isRegularFile(info), case .failure(let problem) = readDictionary(info, limits: limits) {
+            diagnostics.append(Diagnostic(.warning, .unreadableSidecar, key: restorationInfoName, "\(restorationInfoName) cannot be read: \(problem)"))
+        }
+        return diagnostics
+    }
+
+    private static func checkInProgress(_ path: String, limits: DecodingLimits) -> [Diagnostic] {
+        let dictionary: PropertyListDictionary
+        switch readDictionary(path, limits: limits) {
+        case .success(let value): dictionary = value
+        case .failure(let problem):
+            return [Diagnostic(.warning, .unreadableSidecar, key: inProgressName, "\(inProgressName) cannot be read: \(problem)")]
+        }
+        guard case .integer(let triesLeft)? = dictionary["kRestorationTriesLeft"] else {
+            return [Diagnostic(.warning, .unreadableSidecar, key: inProgressName, "\(inProgressName) has no integer kRestorationTriesLeft")]
+        }
+        switch triesLeft {
+        case ...0:
+            return [Diagnostic(.warning, .pendingDiscard, key: "kRestorationTriesLeft",
+                "\(inProgressName) shows \(triesLeft) restore attempts left: the next launch deletes the archive instead of restoring it (UIKit: \"Too many failed attempts to restore state\")")]
+        case 1:
+            return [Diagnostic(.warning, .pendingDiscard, key: "kRestorationTriesLeft",
+                "\(inProgressName) shows a restore was interrupted and 1 attempt is left: if the next restore is interrupted too, UIKit deletes the archive")]
+        default:
+            return [Diagnostic(.warning, .interruptedRestore, key: "kRestorationTriesLeft",
+                "\(inProgressName) shows a restore was under way when the app stopped (\(triesLeft) attempts left): the app may have crashed while restoring")]
+        }
+    }
+
+    private struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func readDictionary(_ path: String, limits: DecodingLimits) -> Result<PropertyListDictionary, Problem> {
+        do throws(ArchiveError) {
+            let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
+            do throws(PropertyListError) {
+                guard case .dictionary(let dictionary) = try PropertyListReader(limits: limits).read(bytes) else {
+                    return .failure(Problem(description: "it is not a dictionary"))
+                }
+                return .success(dictionary)
+            } catch {
+                return .failure(Problem(description: error.description))
+            }
+        } catch {
+            return .failure(Problem(description: error.description))
+        }
+    }
+}

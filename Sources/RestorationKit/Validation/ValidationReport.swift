@@ -1,0 +1,73 @@
+/// The result of validating one archive file.
+public struct ValidationReport: Sendable {
+    public var file: String
+    public var diagnostics: [Diagnostic]
+    /// Warnings count as failures (`--strict`).
+    public var strict: Bool
+
+    public init(file: String, diagnostics: [Diagnostic], strict: Bool = false) {
+        self.file = file
+        self.diagnostics = diagnostics
+        self.strict = strict
+    }
+
+    public var errors: Int { diagnostics.filter { $0.severity == .error }.count }
+    public var warnings: Int { diagnostics.filter { $0.severity == .warning }.count }
+    /// No errors, and with `strict` no warnings either.
+    public var isValid: Bool { errors == 0 && !(strict && warnings > 0) }
+}
+
+/// `validate --json` for one file (schema version 1).
+public struct ValidationDocument: Encodable {
+    public static let schemaVersion = 1
+    public let report: ValidationReport
+
+    public init(_ report: ValidationReport) {
+        self.report = report
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(Self.schemaVersion, forKey: "schemaVersion")
+        try container.encode(report.file, forKey: "file")
+        try container.encode(report.isValid, forKey: "valid")
+        try container.encode(report.errors, forKey: "errors")
+        try container.encode(report.warnings, forKey: "warnings")
+        try container.encode(report.diagnostics.map(DiagnosticDocument.init), forKey: "diagnostics")
+    }
+
+    private struct DiagnosticDocument: Encodable {
+        let diagnostic: Diagnostic
+
+        init(_ diagnostic: Diagnostic) {
+            self.diagnostic = diagnostic
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: JSONKey.self)
+            try container.encode(diagnostic.severity.rawValue, forKey: "severity")
+            try container.encode(diagnostic.rule.rawValue, forKey: "rule")
+            try container.encode(diagnostic.identifierPath, forKey: "identifierPath")
+            try container.encode(diagnostic.key, forKey: "key")
+            try container.encode(diagnostic.message, forKey: "message")
+        }
+    }
+}
+
+/// `validate`'s text: `file: severity[rule]: path: message` lines, then a summary line.
+public enum ValidationTextFormatter {
+    public static func format(_ report: ValidationReport, displayName: String) -> String {
+        var text = ""
+        for diagnostic in report.diagnostics {
+            let path = diagnostic.identifierPath.map(TextEscaping.escape) ?? "(archive)"
+            text += "\(displayName): \(diagnostic.severity.rawValue)[\(diagnostic.rule.rawValue)]: \(path): \(TextEscaping.escape(diagnostic.message))\n"
+        }
+        let counts = "\(count(report.errors, "error")), \(count(report.warnings, "warning"))"
+        text += "\(displayName): \(report.isValid ? "valid" : "invalid") (\(counts))\n"
+        return text
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+
+/// `--color auto|always|never`. Auto colors only a terminal, and not when NO_COLOR is set to a
+/// non-empty value (https://no-color.org); an explicit `always` wins over NO_COLOR.
+enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+    case auto
+    case always
+    case never
+
+    var enabled: Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+            return isatty(1) != 0
+        }
+    }
+}

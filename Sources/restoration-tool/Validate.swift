@@ -1,0 +1,142 @@
+import ArgumentParser
+import RestorationKit
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Predict state-restoration failures: dangling references, missing objects, bad paths, version mismatches.",
+        discussion: """
+            Prints one line per defect, file: severity[rule]: path: message, then a summary line per \
+            file. Given a .savedState directory, validates the data.data inside it (and each scene \
+            session's) and reads inprogress.data and restorationInfo.plist beside it. \
+            Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with --strict), \
+            2 a file could not be read or is not a restoration archive, or a directory holds no archive.
+            """
+    )
+
+    @Flag(name: .long, help: "Write JSON (schema version 1) instead of text; an array of documents for several archives.")
+    var json = false
+
+    @Flag(name: .long, help: "Treat warnings as failures for the exit status.")
+    var strict = false
+
+    @Option(name: .customLong("bundle-version"), help: ArgumentHelp("Report an archive saved by another app version (CFBundleVersion) than this.", valueName: "version"))
+    var bundleVersion: String?
+
+    @Flag(name: .customLong("list-rules"), help: "List the rules, with their severities, and exit.")
+    var listRules = false
+
+    @OptionGroup(title: "Limits")
+    var decoding: DecodingOptions
+
+    @Argument(help: ArgumentHelp("Archives (data.data) or .savedState directories; - for standard input.", valueName: "file"))
+    var files: [String] = []
+
+    func validate() throws {
+        guard listRules || !files.isEmpty else { throw ValidationError("Missing expected argument '<file> ...'") }
+        guard files.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read only once") }
+    }
+
+    func run() throws {
+        if listRules {
+            Console.write(Self.ruleList())
+            return
+        }
+        let status = DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { validateAll() }
+        if status != ExitStatus.success {
+            throw ExitCode(status)
+        }
+    }
+
+    static func ruleList() -> String {
+        let width = ValidationRule.allCases.map(\.rawValue.count).max() ?? 0
+        let severityWidth = ValidationRule.allCases.map(\.severities.count).max() ?? 0
+        return ValidationRule.allCases.map { rule in
+            rule.rawValue + String(repeating: " ", count: width - rule.rawValue.count + 2)
+                + rule.severities + String(repeating: " ", count: severityWidth - rule.severities.count + 2) + rule.summary + "\n"
+        }.joined()
+    }
+
+    private func validateAll() -> Int32 {
+        var status = ExitStatus.success
+        var reports: [ValidationReport] = []
+        let validator = ArchiveValidator(expectedBundleVersion: bundleVersion)
+        for argument in files {
+            let input = Self.trimmingTrailingSlashes(argument)
+            let archives: [(path: String, sidecarFolders: [String])]
+            if input != "-", DirectoryListing.isDirectory(input) {
+                archives = SavedStateDirectory.archives(in: input).map { path in
+                    // A scene's own folder first, then the .savedState folder above it.
+                    let folder = Self.parent(of: path)
+                    return (path, folder == input ? [input] : [folder, input])
+                }
+                if archives.isEmpty {
+                    Console.error(file: input, "no \(SavedStateDirectory.archiveName) in this directory or its scene-session folders (give a .savedState directory or a data.data file)")
+                    status = max(status, ExitStatus.unreadable)
+                }
+            } else {
+                archives = [(input, [])]
+            }
+            for (path, sidecarFolders) in archives {
+                let isScene = sidecarFolders.count == 2
+                guard let report = validateArchive(path, sidecarFolders: sidecarFolders, isScene: isScene, validator) else {
+                    status = max(status, ExitStatus.unreadable)
+                    continue
+                }
+                guard let report else { continue }
+                if !report.isValid { status = max(status, ExitStatus.findings) }
+                if json {
+                    reports.append(report)
+                } else {
+                    Console.write(ValidationTextFormatter.format(report, displayName: Console.displayName(path)))
+                }
+            }
+        }
+        if json, !reports.isEmpty || files.count > 1 || files.contains(where: DirectoryListing.isDirectory) {
+            do {
+                let several = files.count > 1 || files.contains(where: DirectoryListing.isDirectory)
+                Console.write(try JSONOutput.write(reports.map(ValidationDocument.init), asArray: several) + "\n")
+            } catch {
+                Console.error(file: files.count == 1 ? files[0] : "-", "cannot write JSON: a value has no JSON form")
+                status = ExitStatus.unreadable
+            }
+        }
+        return status
+    }
+
+    /// Validates one archive file; nil (after an error line) when it cannot be read or is not a
+    /// restoration archive, `.some(nil)` when it is a scene's user-activity state, which has
+    /// nothing to validate.
+    private func validateArchive(_ path: String, sidecarFolders: [String], isScene: Bool, _ validator: ArchiveValidator) -> ValidationReport?? {
+        let archive: RestorationArchive
+        do {
+            archive = try RestorationArchive(contentsOf: path, limits: decoding.limits)
+        } catch {
+            if isScene, error.kind == .notKeyedArchive {
+                // FORMAT.md: a scene's data.data may be a user-activity dictionary instead.
+                Console.note(file: path, "skipped: a scene's user-activity state (a plain property list), not a keyed archive")
+                return .some(nil)
+            }
+            Console.error(file: path, error.description)
+            return nil
+        }
+        guard archive.isRestorationArchive else {
+            Console.error(file: path, "not a UIKit state-restoration archive (a keyed archive without \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths))")
+            return nil
+        }
+        var diagnostics = validator.validate(archive)
+        for folder in sidecarFolders {
+            diagnostics += SavedStateDirectory.sidecarDiagnostics(in: folder, limits: decoding.limits)
+        }
+        return ValidationReport(file: path, diagnostics: diagnostics, strict: strict)
+    }
+
+    static func trimmingTrailingSlashes(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
+    }
+
+    static func parent(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+}

@@ -1,0 +1,82 @@
+import XCTest
+@testable import RestorationKit
+
+final class ArchiveDifferTests: XCTestCase {
+    private func archive(_ objects: [(String, ArchiveFields)], classMap: [(String, String)] = [], timestamp: Double = 0, app: [(String, ArchiveValue)] = []) -> RestorationArchive {
+        var top: [(String, ArchiveValue)] = [
+            (RestorationKeys.majorVersion, .integer(2)),
+            (RestorationKeys.timestamp, .date(timestamp)),
+            (RestorationKeys.identifierPaths, .array(objects.map { .string($0.0) })),
+        ]
+        if !classMap.isEmpty {
+            top.append((RestorationKeys.classMap, .dictionary(ArchiveDictionary(entries: classMap.map { .init(key: .string($0.0), value: .string($0.1)) }))))
+        }
+        top += objects.map { ($0.0, .archive(KeyedArchive(top: $0.1))) }
+        return RestorationArchive(archive: KeyedArchive(top: ArchiveFields(top + app)))
+    }
+
+    private func lines(_ changes: [ArchiveChange]) -> [String] {
+        changes.map { change in
+            let marker = ["added": "+", "removed": "-", "changed": "~"][change.kind.rawValue]!
+            return marker + " " + (change.identifierPath ?? "(archive)") + " " + DiffTextFormatter.pathText(change.path) + (change.summary.map { " (" + $0 + ")" } ?? "")
+        }
+    }
+
+    func testIdenticalArchivesAndKeyOrder() {
+        let one = archive([("Root", ArchiveFields([("a", .integer(1)), ("b", .dictionary(ArchiveDictionary(entries: [.init(key: .string("x"), value: .real(.nan)), .init(key: .string("y"), value: .integer(2))])))]))])
+        let reordered = archive([("Root", ArchiveFields([("b", .dictionary(ArchiveDictionary(entries: [.init(key: .string("y"), value: .integer(2)), .init(key: .string("x"), value: .real(.nan))]))), ("a", .integer(1))]))])
+        XCTAssertEqual(ArchiveDiffer().diff(one, reordered), [])
+        XCTAssertEqual(ArchiveDiffer().diff(one, one), [], "NaN equals itself")
+    }
+
+    func testNestedChangesAreReportedAtTheirOwnPath() {
+        let old = archive([("Root", ArchiveFields([("prefs", .dictionary(ArchiveDictionary(entries: [
+            .init(key: .string("sync"), value: .dictionary(ArchiveDictionary(entries: [.init(key: .string("interval"), value: .integer(30))]))),
+            .init(key: .string("size"), value: .integer(14)),
+        ])))]))])
+        let new = archive([("Root", ArchiveFields([("prefs", .dictionary(ArchiveDictionary(entries: [
+            .init(key: .string("sync"), value: .dictionary(ArchiveDictionary(entries: [.init(key: .string("interval"), value: .integer(60))]))),
+            .init(key: .string("language"), value: .string("de")),
+        ])))]))])
+        let changes = ArchiveDiffer().diff(old, new)
+        XCTAssertEqual(lines(changes), ["~ Root state.prefs.sync.interval", "- Root state.prefs.size", "+ Root state.prefs.language"])
+        XCTAssertEqual(changes[0].old, .value(.integer(30)))
+        XCTAssertEqual(changes[0].new, .value(.integer(60)))
+    }
+
+    func testObjectsAddedRemovedAndChildrenReordered() {
+        let children = { (paths: [String]) in ArchiveFields([(RestorationKeys.children, .array(paths.map(ArchiveValue.reference)))]) }
+        let old = archive([("Tabs", children(["Tabs/:[0]:/A", "Tabs/:[1]:/B"])), ("Tabs/:[0]:/A", .empty), ("Tabs/:[1]:/B", .empty)])
+        let new = archive([("Tabs", children(["Tabs/:[1]:/B", "Tabs/:[0]:/A"])), ("Tabs/:[0]:/A", .empty), ("Tabs/:[2]:/C", .empty)])
+        XCTAssertEqual(lines(ArchiveDiffer().diff(old, new)), [
+            "~ Tabs state.kUIViewControllerChildrenKey (children reordered)",
+            "- Tabs/:[1]:/B  (object removed)",
+            "+ Tabs/:[2]:/C  (object added)",
+        ])
+    }
+
+    func testRestorationClassAndIgnoredNames() {
+        let old = archive([("Root", ArchiveFields([("noise", .integer(1))]))], classMap: [("Root", "OldClass")], timestamp: 0)
+        let new = archive([("Root", ArchiveFields([("noise", .integer(2))]))], classMap: [("Root", "NewClass")], timestamp: 60)
+        XCTAssertEqual(lines(ArchiveDiffer().diff(old, new)), [
+            "~ (archive) timestamp", "~ Root restorationClass (restoration class changed)", "~ Root state.noise",
+        ])
+        XCTAssertEqual(lines(ArchiveDiffer(ignoring: ["timestamp", "noise"]).diff(old, new)), ["~ Root restorationClass (restoration class changed)"])
+    }
+
+    func testArraysCompareByPosition() {
+        let old = archive([("Root", ArchiveFields([("list", .array([.integer(1), .integer(2)]))]))])
+        let new = archive([("Root", ArchiveFields([("list", .array([.integer(1), .integer(3), .integer(4)]))]))])
+        XCTAssertEqual(lines(ArchiveDiffer().diff(old, new)), ["~ Root state.list[1]", "+ Root state.list[2]"])
+    }
+
+    func testExactReals() {
+        let positive = archive([("Root", ArchiveFields([("zero", .real(0.0))]))])
+        let negative = archive([("Root", ArchiveFields([("zero", .real(-0.0))]))])
+        XCTAssertEqual(lines(ArchiveDiffer().diff(positive, negative)), ["~ Root state.zero"])
+    }
+
+    func testPathText() {
+        XCTAssertEqual(DiffTextFormatter.pathText([.key("state"), .key("a b"), .index(2), .key("x")]), "state.\"a b\"[2].x")
+    }
+}

@@ -1,0 +1,110 @@
+import XCTest
+@testable import RestorationKit
+
+final class ArchiveValidatorTests: XCTestCase {
+    /// A restoration archive built in code: `objects` maps each listed path to its state.
+    private func archive(
+        paths: [String], objects: [String: ArchiveFields], classMap: [(String, String)] = [],
+        extraTop: [(String, ArchiveValue)] = [], major: ArchiveValue = .integer(2)
+    ) -> RestorationArchive {
+        var top: [(String, ArchiveValue)] = [
+            (RestorationKeys.majorVersion, major),
+            (RestorationKeys.minorVersion, .integer(1)),
+            (RestorationKeys.bundleVersion, .string("1")),
+            (RestorationKeys.systemVersion, .string("17.5")),
+            (RestorationKeys.timestamp, .date(0)),
+            (RestorationKeys.userInterfaceIdiom, .integer(0)),
+            (RestorationKeys.identifierPaths, .array(paths.map(ArchiveValue.string))),
+        ]
+        if !classMap.isEmpty {
+            top.append((RestorationKeys.classMap, .dictionary(ArchiveDictionary(entries: classMap.map { .init(key: .string($0.0), value: .string($0.1)) }))))
+        }
+        for (path, state) in objects.sorted(by: { $0.key < $1.key }) {
+            top.append((path, .archive(KeyedArchive(top: state))))
+        }
+        return RestorationArchive(archive: KeyedArchive(top: ArchiveFields(top + extraTop)))
+    }
+
+    private func rules(_ diagnostics: [Diagnostic]) -> [String] {
+        diagnostics.map { "\($0.severity.rawValue):\($0.rule.rawValue)" }
+    }
+
+    private let controller = ArchiveFields([("kObjectIsViewControllerKey", .boolean(true))])
+
+    func testCleanArchiveHasNoDiagnostics() {
+        let clean = archive(
+            paths: ["Nav", "Nav/:[0]:/List"],
+            objects: ["Nav": ArchiveFields([(RestorationKeys.children, .array([.string("Nav/:[0]:/List")]))]), "Nav/:[0]:/List": controller])
+        XCTAssertEqual(ArchiveValidator().validate(clean), [])
+    }
+
+    func testDanglingChildTruncatesTheArray() {
+        let broken = archive(
+            paths: ["Nav", "Nav/:[0]:/List"],
+            objects: [
+                "Nav": ArchiveFields([(RestorationKeys.children, .array([.string("Nav/:[0]:/List"), .reference("Nav/:[1]:/Gone")]))]),
+                "Nav/:[0]:/List": controller,
+            ])
+        let diagnostics = ArchiveValidator().validate(broken)
+        XCTAssertEqual(rules(diagnostics), ["error:dangling-reference"])
+        XCTAssertEqual(diagnostics.first?.identifierPath, "Nav")
+        XCTAssertEqual(diagnostics.first?.key, RestorationKeys.children)
+        XCTAssertEqual(diagnostics.first?.message,
+            "can't find child view controller at index 1 with identifier Nav/:[1]:/Gone (no object was saved under it): UIKit truncates the child array at index 1")
+    }
+
+    func testDanglingReferenceDeepInsideAppState() {
+        let nested = ArchiveValue.dictionary(ArchiveDictionary(entries: [.init(key: .string("last"), value: .array([.reference("Nowhere")]))]))
+        let broken = archive(paths: ["Root"], objects: ["Root": controller], extraTop: [("AppHistory", nested)])
+        let diagnostics = ArchiveValidator().validate(broken)
+        XCTAssertEqual(rules(diagnostics), ["error:dangling-reference"])
+        XCTAssertNil(diagnostics.first?.identifierPath)
+        XCTAssertEqual(diagnostics.first?.key, "AppHistory")
+    }
+
+    func testSelectedTabMustBeAChild() {
+        let tabs = ArchiveFields([
+            (RestorationKeys.children, .array([.reference("Tabs/:[0]:/A")])),
+            (RestorationKeys.tabBarSelectedViewController, .reference("Tabs/:[0]:/A/B")),
+        ])
+        let broken = archive(paths: ["Tabs", "Tabs/:[0]:/A", "Tabs/:[0]:/A/B"], objects: ["Tabs": tabs, "Tabs/:[0]:/A": controller, "Tabs/:[0]:/A/B": controller])
+        XCTAssertEqual(rules(ArchiveValidator().validate(broken)), ["error:selected-tab-not-child"])
+    }
+
+    func testPathRules() {
+        let broken = archive(
+            paths: ["Root", "Root", "Root/:[x]:/Bad", "Lost/Child", "Root/Missing"],
+            objects: ["Root": controller, "Root/:[x]:/Bad": controller, "Lost/Child": controller],
+            classMap: [("Root", ""), ("Nowhere", "Cls")],
+            extraTop: [("Root/Ghost", .archive(KeyedArchive(top: controller)))])
+        XCTAssertEqual(Set(rules(ArchiveValidator().validate(broken))), [
+            "error:duplicate-path", "error:malformed-path", "warning:orphan-path", "error:missing-object",
+            "error:class-map-unknown-path", "warning:class-map-unknown-path", "warning:unlisted-object",
+        ])
+    }
+
+    func testMalformations() {
+        XCTAssertNil(PathRules.malformation(IdentifierPath("A/:[0]:/B")))
+        XCTAssertEqual(PathRules.malformation(IdentifierPath("")), "it is empty")
+        XCTAssertEqual(PathRules.malformation(IdentifierPath("A//B")), "it has an empty component")
+        XCTAssertEqual(PathRules.malformation(IdentifierPath("A/")), "it has an empty component")
+        XCTAssertEqual(PathRules.malformation(IdentifierPath("A/:[1]/B")), "':[1]' is not an index component of the form :[n]:")
+        XCTAssertEqual(PathRules.malformation(IdentifierPath("A/:[0]:")), "it ends in an index component")
+        XCTAssertEqual(PathRules.malformation(IdentifierPath(":[0]:/A")), "it starts with an index component")
+        XCTAssertEqual(PathRules.malformation(IdentifierPath("A/:[0]:/:[1]:/B")), "two index components follow each other")
+    }
+
+    func testVersionAndMetadata() {
+        let old = archive(paths: ["Root"], objects: ["Root": controller], major: .integer(3))
+        XCTAssertEqual(rules(ArchiveValidator().validate(old)), ["error:unsupported-version"])
+        let versioned = archive(paths: ["Root"], objects: ["Root": controller])
+        XCTAssertEqual(rules(ArchiveValidator(expectedBundleVersion: "2").validate(versioned)), ["warning:bundle-version-mismatch"])
+        XCTAssertEqual(ArchiveValidator(expectedBundleVersion: "1").validate(versioned), [])
+    }
+
+    func testProxyWithoutPath() {
+        let empty = ArchiveValue.object(ArchiveObject(className: RestorationKeys.proxyClass, classChain: [RestorationKeys.proxyClass, "NSObject"], fields: .empty))
+        let state = ArchiveFields([(RestorationKeys.presentedViewController, empty)])
+        XCTAssertEqual(rules(ArchiveValidator().validate(archive(paths: ["Root"], objects: ["Root": state]))), ["error:proxy-without-path"])
+    }
+}
