@@ -7,7 +7,8 @@ struct Diff: ParsableCommand {
         discussion: """
             Compares the archives as restoration models, not bytes: a binary archive and its XML \
             conversion are identical, dictionary key order does not matter, array order does. \
-            Exit status, as diff(1): 0 identical, 1 different, 2 trouble (a file unreadable or not an archive).
+            Exit status, as diff(1): 0 identical, 1 different, 2 trouble (a file unreadable or not a \
+            restoration archive).
             """
     )
 
@@ -19,7 +20,7 @@ struct Diff: ParsableCommand {
         valueName: "name"))
     var ignore: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Color the text output: auto (a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
+    @Option(name: .long, help: ArgumentHelp("Color the text output: auto (a terminal, unless NO_COLOR is set to a non-empty value), always, never.", valueName: "when"))
     var color: ColorMode = .auto
 
     @OptionGroup(title: "Limits")
@@ -46,7 +47,12 @@ struct Diff: ParsableCommand {
         var archives: [RestorationArchive] = []
         for file in [a, b] {
             do {
-                archives.append(try RestorationArchive(contentsOf: file, limits: decoding.limits))
+                let archive = try RestorationArchive(contentsOf: file, limits: decoding.limits)
+                guard archive.isRestorationArchive else {
+                    Console.error(file: file, "not a UIKit state-restoration archive (a keyed archive without \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths))")
+                    continue
+                }
+                archives.append(archive)
             } catch {
                 Console.error(file: file, error.description)
             }
@@ -62,7 +68,8 @@ struct Diff: ParsableCommand {
             }
         } else if !changes.isEmpty {
             let formatter = DiffTextFormatter(color: color.enabled)
-            Console.write(formatter.format(changes, a: Console.displayName(a), b: Console.displayName(b)))
+            // The formatter escapes the names itself.
+            Console.write(formatter.format(changes, a: a == "-" ? "(standard input)" : a, b: b == "-" ? "(standard input)" : b))
         }
         return changes.isEmpty ? ExitStatus.success : ExitStatus.findings
     }

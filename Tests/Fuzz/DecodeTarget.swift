@@ -5,7 +5,7 @@
 
 /// Small limits keep each execution fast; the limits themselves are tested by the hostile
 /// fixtures. They still allow every shape the fixtures have.
-let fuzzLimits = DecodingLimits(maxDepth: 200, maxNodes: 200_000, maxArchiveDepth: 8, maxInputBytes: 1 << 20)
+let fuzzLimits = DecodingLimits(maxDepth: 200, maxNodes: 50_000, maxArchiveDepth: 8, maxInputBytes: 1 << 20)
 
 /// The fixed side of every diff: the clean validate fixture, found from this file's path.
 let fixedArchive: RestorationArchive = {

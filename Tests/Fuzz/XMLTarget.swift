@@ -2,7 +2,7 @@
 // conversion of its nodes. Inputs are made to look like XML property lists so that every
 // execution reaches libplist.
 
-let fuzzLimits = DecodingLimits(maxDepth: 200, maxNodes: 200_000, maxArchiveDepth: 8, maxInputBytes: 1 << 20)
+let fuzzLimits = DecodingLimits(maxDepth: 200, maxNodes: 50_000, maxArchiveDepth: 8, maxInputBytes: 1 << 20)
 private let header = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">".utf8)
 
 @_cdecl("LLVMFuzzerTestOneInput")

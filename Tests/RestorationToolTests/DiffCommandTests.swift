@@ -22,7 +22,7 @@ final class DiffCommandTests: XCTestCase {
             ("Fixtures/validate/clean.data", "Fixtures/diff/xml-twin.xml"),
             ("Fixtures/diff/reordered-keys-base.data", "Fixtures/diff/reordered-keys.data"),
             ("Fixtures/values.data", "Fixtures/values.data"),
-            ("Fixtures/hostile/date-extremes.data", "Fixtures/hostile/date-extremes.data"),
+            ("Fixtures/hostile/long-path.data", "Fixtures/hostile/long-path.data"),
         ]
         for (a, b) in identical {
             let run = try ToolRunner.run(["diff", a, b])
@@ -73,6 +73,9 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(missing.stdout, "")
         XCTAssertEqual(missing.stderr, "restoration-tool: Fixtures/nope.data: error: cannot open: No such file or directory\n")
         XCTAssertEqual(try ToolRunner.run(["diff", "Fixtures/plain.plist", "Fixtures/validate/clean.data"]).status, 2)
+        let generic = try ToolRunner.run(["diff", "Fixtures/not-restoration.data", "Fixtures/validate/clean.data"])
+        XCTAssertEqual(generic.status, 2)
+        XCTAssertTrue(generic.stderr.contains("not a UIKit state-restoration archive"), generic.stderr)
         XCTAssertEqual(try ToolRunner.run(["diff", "Fixtures/validate/clean.data"]).status, 64)
         XCTAssertEqual(try ToolRunner.run(["diff", "-", "-"]).status, 64)
     }

@@ -10,7 +10,7 @@ public struct ArchiveDiffer: Sendable {
 
     public static let metadataFields = [
         "majorVersion", "minorVersion", "bundleVersion", "systemVersion", "timestamp", "userInterfaceIdiom",
-        "restorationClassMap", "identifierPaths",
+        "restorationClassMap", "restorationClass", "identifierPaths",
     ]
 
     public func diff(_ a: RestorationArchive, _ b: RestorationArchive) -> [ArchiveChange] {
@@ -27,8 +27,8 @@ public struct ArchiveDiffer: Sendable {
     // MARK: Archive level
 
     private func metadata(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout [ArchiveChange]) {
-        func compare(_ name: String, _ old: DiffValue?, _ new: DiffValue?) {
-            guard !ignored.contains(name), old != new else { return }
+        func compare(_ name: String, _ old: DiffValue?, _ new: DiffValue?, differ: Bool? = nil) {
+            guard !ignored.contains(name), differ ?? (old != new) else { return }
             let kind: ArchiveChange.Kind = old == nil ? .added : (new == nil ? .removed : .changed)
             changes.append(ArchiveChange(kind, identifierPath: nil, path: [.key(name)], old: old, new: new))
         }
@@ -36,9 +36,9 @@ public struct ArchiveDiffer: Sendable {
         compare("minorVersion", a.minorVersion.map { .value(.integer($0)) }, b.minorVersion.map { .value(.integer($0)) })
         compare("bundleVersion", a.bundleVersion.map { .value(.string($0)) }, b.bundleVersion.map { .value(.string($0)) })
         compare("systemVersion", a.systemVersion.map { .value(.string($0)) }, b.systemVersion.map { .value(.string($0)) })
-        if a.timestamp?.bitPattern != b.timestamp?.bitPattern {
-            compare("timestamp", a.timestamp.map(DiffValue.timestamp), b.timestamp.map(DiffValue.timestamp))
-        }
+        // Compared by bits, as every real is: -0.0 is not 0.0.
+        compare("timestamp", a.timestamp.map(DiffValue.timestamp), b.timestamp.map(DiffValue.timestamp),
+                differ: a.timestamp?.bitPattern != b.timestamp?.bitPattern)
         compare("userInterfaceIdiom", a.userInterfaceIdiom.map(DiffValue.idiom), b.userInterfaceIdiom.map(DiffValue.idiom))
 
         // Class-map entries of objects in both archives are reported with the object.
@@ -51,9 +51,12 @@ public struct ArchiveDiffer: Sendable {
         }
         let oldPaths = a.identifierPaths.map(\.rawValue)
         let newPaths = b.identifierPaths.map(\.rawValue)
-        if !ignored.contains("identifierPaths"), oldPaths != newPaths, oldPaths.sorted() == newPaths.sorted() {
+        // Paths saved in one archive only are reported as objects added or removed; what is left
+        // is the same paths in another order, or listed another number of times.
+        if !ignored.contains("identifierPaths"), oldPaths != newPaths, Set(oldPaths) == Set(newPaths) {
+            let summary = oldPaths.sorted() == newPaths.sorted() ? "save order changed" : "paths listed another number of times"
             changes.append(ArchiveChange(.changed, identifierPath: nil, path: [.key("identifierPaths")],
-                old: .paths(oldPaths), new: .paths(newPaths), summary: "save order changed"))
+                old: .paths(oldPaths), new: .paths(newPaths), summary: summary))
         }
     }
 

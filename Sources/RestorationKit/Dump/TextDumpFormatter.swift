@@ -13,6 +13,15 @@ public struct TextDumpFormatter: Sendable {
     }
 
     static let indentStep = "    "
+    /// Lines indent by nesting level up to this depth and no further: otherwise hostile input
+    /// nested hundreds of levels deep would print hundreds of spaces per value, and the output
+    /// would grow with values × depth instead of with values. Deeper lines say their level.
+    static let maximumIndent = 16
+
+    static func indentation(_ level: Int) -> String {
+        guard level > maximumIndent else { return String(repeating: indentStep, count: level) }
+        return String(repeating: indentStep, count: maximumIndent) + "(level \(level)) "
+    }
 
     /// The text for `archive`. Printing recurses once per nesting level, so it runs on a deep
     /// stack (see `DeepStack`).
@@ -113,7 +122,7 @@ public struct TextDumpFormatter: Sendable {
         let labels = entries.map { TextEscaping.escape($0.0) }
         let width = (labels.map(\.count).max() ?? 0) + 4
         for (label, (_, value)) in zip(labels, entries) {
-            out.line(String(repeating: Self.indentStep, count: indent) + label + String(repeating: ".", count: width - label.count) + summary(value))
+            out.line(Self.indentation(indent) + label + String(repeating: ".", count: width - label.count) + summary(value))
             let nested = children(value)
             if !nested.isEmpty {
                 fields(nested, indent: indent + 1, into: &out)
@@ -124,7 +133,7 @@ public struct TextDumpFormatter: Sendable {
     private func aligned(_ rows: [(String, String)], indent: Int, into out: inout TextOutput) {
         let width = (rows.map(\.0.count).max() ?? 0) + 4
         for (label, value) in rows {
-            out.line(String(repeating: Self.indentStep, count: indent) + label + String(repeating: ".", count: width - label.count) + value)
+            out.line(Self.indentation(indent) + label + String(repeating: ".", count: width - label.count) + value)
         }
     }
 

@@ -48,8 +48,12 @@ struct JSONTextWriter {
         }
     }
 
+    /// Indentation stops growing at this depth, so that deeply nested hostile input makes
+    /// output proportional to its values, not to values × depth.
+    static let maximumIndent = 32
+
     private mutating func newlineIndent(_ level: Int) {
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * min(level, Self.maximumIndent)))
     }
 
     private mutating func append(_ text: String) {

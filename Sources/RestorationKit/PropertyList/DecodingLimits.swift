@@ -1,8 +1,9 @@
 /// Bounds that keep hostile input from exhausting the stack, memory or time.
 ///
 /// Every bound is checked while reading and reported as an error that names it; none of them
-/// is reached by archives UIKit writes (a deep real archive nests a few dozen levels and a few
-/// hundred thousand values).
+/// is reached by archives UIKit writes (a deep real archive nests a few dozen levels; one of
+/// 20 000 saved objects and 24 MB holds under a million values). The value limit also bounds
+/// what printing can cost: output grows with the values, up to a few hundred bytes each.
 public struct DecodingLimits: Hashable, Sendable {
     /// How deeply containers may nest, counted across nested archives.
     public var maxDepth: Int
@@ -18,7 +19,7 @@ public struct DecodingLimits: Hashable, Sendable {
     public var maxNestedArchiveBytes: Int
 
     public init(
-        maxDepth: Int = 512, maxNodes: Int = 20_000_000, maxArchiveDepth: Int = 16,
+        maxDepth: Int = 512, maxNodes: Int = 5_000_000, maxArchiveDepth: Int = 16,
         maxInputBytes: Int = 1 << 30, maxNestedArchiveBytes: Int = 512 << 20
     ) {
         self.maxDepth = maxDepth
