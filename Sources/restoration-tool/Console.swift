@@ -20,6 +20,14 @@ enum Console {
         writeAll("\(toolName): \(displayName(file)): error: \(message)\n", to: 2)
     }
 
+    /// Ends the process once every result is written. The commands call this instead of
+    /// returning so that the decoded archives, up to millions of values, are not freed one by
+    /// one first: for a large archive that took a quarter of the run. Output is unbuffered, so
+    /// nothing is lost.
+    static func finish(_ status: Int32) -> Never {
+        exit(status)
+    }
+
     /// `restoration-tool: FILE: note: what`: on standard error, not a failure.
     static func note(file: String, _ message: String) {
         writeAll("\(toolName): \(displayName(file)): note: \(message)\n", to: 2)

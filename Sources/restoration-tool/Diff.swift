@@ -37,13 +37,11 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let status = DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { compare() }
-        if status != ExitStatus.success {
-            throw ExitCode(status)
-        }
+        DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { compare() }
     }
 
-    private func compare() -> Int32 {
+    /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
+    private func compare() -> Never {
         var archives: [RestorationArchive] = []
         for file in [a, b] {
             do {
@@ -57,20 +55,20 @@ struct Diff: ParsableCommand {
                 Console.error(file: file, error.description)
             }
         }
-        guard archives.count == 2 else { return ExitStatus.unreadable }
+        guard archives.count == 2 else { Console.finish(ExitStatus.unreadable) }
         let changes = ArchiveDiffer(ignoring: Set(ignore)).diff(archives[0], archives[1])
         if json {
             do {
                 Console.write(try JSONOutput.write([DiffDocument(a: a, b: b, changes: changes)], asArray: false) + "\n")
             } catch {
                 Console.error(file: b, "cannot write JSON: a value has no JSON form")
-                return ExitStatus.unreadable
+                Console.finish(ExitStatus.unreadable)
             }
         } else if !changes.isEmpty {
             let formatter = DiffTextFormatter(color: color.enabled)
             // The formatter escapes the names itself.
             Console.write(formatter.format(changes, a: a == "-" ? "(standard input)" : a, b: b == "-" ? "(standard input)" : b))
         }
-        return changes.isEmpty ? ExitStatus.success : ExitStatus.findings
+        Console.finish(changes.isEmpty ? ExitStatus.success : ExitStatus.findings)
     }
 }

@@ -30,13 +30,11 @@ struct Dump: ParsableCommand {
 
     func run() throws {
         // Printing recurses as deeply as decoding: both run on a stack sized for the limits.
-        let status = DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { dumpAll() }
-        if status != ExitStatus.success {
-            throw ExitCode(status)
-        }
+        DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { dumpAll() }
     }
 
-    private func dumpAll() -> Int32 {
+    /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
+    private func dumpAll() -> Never {
         var status = ExitStatus.success
         var documents: [DumpDocument] = []
         var wroteText = false
@@ -67,6 +65,6 @@ struct Dump: ParsableCommand {
                 status = max(status, ExitStatus.unreadable)
             }
         }
-        return status
+        Console.finish(status)
     }
 }

@@ -41,10 +41,7 @@ struct Validate: ParsableCommand {
             Console.write(Self.ruleList())
             return
         }
-        let status = DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { validateAll() }
-        if status != ExitStatus.success {
-            throw ExitCode(status)
-        }
+        DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { validateAll() }
     }
 
     static func ruleList() -> String {
@@ -56,7 +53,8 @@ struct Validate: ParsableCommand {
         }.joined()
     }
 
-    private func validateAll() -> Int32 {
+    /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
+    private func validateAll() -> Never {
         var status = ExitStatus.success
         var reports: [ValidationReport] = []
         let validator = ArchiveValidator(expectedBundleVersion: bundleVersion)
@@ -100,7 +98,7 @@ struct Validate: ParsableCommand {
                 status = ExitStatus.unreadable
             }
         }
-        return status
+        Console.finish(status)
     }
 
     /// Validates one archive file; nil (after an error line) when it cannot be read or is not a

@@ -4,7 +4,7 @@
 /// with `$` (see the README and the man page for the list). Archive keys never begin with `$`,
 /// so a field that does is written with one more `$` in front, and a dictionary with such a key
 /// or with keys that are not strings is written as `{"$dictionary": [[key, value], …]}`.
-struct JSONArchiveValue: Encodable {
+struct JSONArchiveValue: Encodable, JSONNodeConvertible {
     let value: ArchiveValue
 
     init(_ value: ArchiveValue) {
@@ -15,115 +15,82 @@ struct JSONArchiveValue: Encodable {
     static let exactIntegerRange: ClosedRange<Int128> = -(1 << 53)...(1 << 53)
 
     func encode(to encoder: any Encoder) throws {
+        try jsonNode.encode(to: encoder)
+    }
+
+    /// The encoding itself, built directly: going through `Encoder` containers for every value
+    /// of a large archive costs more than decoding it.
+    var jsonNode: JSONNode {
+        Self.node(value)
+    }
+
+    static func node(_ value: ArchiveValue) -> JSONNode {
         switch value {
         case .null:
-            var container = encoder.singleValueContainer()
-            try container.encodeNil()
+            return .null
         case .string(let string):
-            var container = encoder.singleValueContainer()
-            try container.encode(string)
+            return .string(string)
         case .integer(let integer):
-            try Self.encodeInteger(integer, to: encoder)
+            return exactIntegerRange.contains(integer) ? .number(String(integer)) : tagged("$integer", .string(String(integer)))
         case .real(let real):
-            try Self.encodeReal(real, to: encoder)
+            return real.isFinite ? .number(real.description) : tagged("$real", .string(real.isNaN ? "nan" : (real < 0 ? "-inf" : "inf")))
         case .boolean(let boolean):
-            var container = encoder.singleValueContainer()
-            try container.encode(boolean)
+            return .bool(boolean)
         case .date(let seconds):
-            var container = encoder.container(keyedBy: JSONKey.self)
             if let iso = ReferenceDate.iso8601(seconds) {
-                try container.encode(iso, forKey: "$date")
-            } else {
-                try container.encodeNil(forKey: "$date")
-                try container.encode(JSONArchiveValue(.real(seconds)), forKey: "referenceSeconds")
+                return tagged("$date", .string(iso))
             }
+            return .object([("$date", .null), ("referenceSeconds", node(.real(seconds)))])
         case .data(let data):
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(ByteFormatting.base64(data.bytes), forKey: "$data")
-            try container.encode(data.bytes.count, forKey: "length")
-            try container.encodeIfPresent(data.archiveError, forKey: "archiveError")
+            var members: [(key: String, value: JSONNode)] = [
+                ("$data", .string(ByteFormatting.base64(data.bytes))), ("length", .number(String(data.bytes.count))),
+            ]
+            if let error = data.archiveError { members.append(("archiveError", .string(error))) }
+            return .object(members)
         case .array(let elements):
-            try Self.encodeElements(elements, to: encoder)
+            return .array(elements.map(node))
         case .set(let elements):
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(elements.map(JSONArchiveValue.init), forKey: "$set")
+            return tagged("$set", .array(elements.map(node)))
         case .orderedSet(let elements):
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(elements.map(JSONArchiveValue.init), forKey: "$orderedSet")
+            return tagged("$orderedSet", .array(elements.map(node)))
         case .dictionary(let dictionary):
-            try Self.encodeDictionary(dictionary, to: encoder)
-        case .uuid(let bytes):
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(ByteFormatting.uuidString(bytes), forKey: "$uuid")
-        case .url(let url):
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(url.relative, forKey: "$url")
-            try container.encode(JSONArchiveValue(url.base), forKey: "base")
-        case .object(let object):
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(object.className, forKey: "$class")
-            try container.encode(object.classChain, forKey: "$classes")
-            for (key, field) in object.fields.entries {
-                try container.encode(JSONArchiveValue(field), forKey: JSONKey(Self.escapedFieldName(key)))
+            if let fields = dictionary.stringKeyed, !fields.keys.contains(where: { $0.hasPrefix("$") }),
+               Set(fields.keys).count == fields.count {
+                return JSONFields(fields).jsonNode
             }
+            return tagged("$dictionary", .array(dictionary.entries.map { .array([node($0.key), node($0.value)]) }))
+        case .uuid(let bytes):
+            return tagged("$uuid", .string(ByteFormatting.uuidString(bytes)))
+        case .url(let url):
+            return .object([("$url", .string(url.relative)), ("base", node(url.base))])
+        case .object(let object):
+            var members: [(key: String, value: JSONNode)] = [
+                ("$class", .string(object.className)), ("$classes", .array(object.classChain.map { .string($0) })),
+            ]
+            for (key, field) in object.fields.entries {
+                members.append((escapedFieldName(key), node(field)))
+            }
+            return .object(members)
         case .reference(let path):
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(path, forKey: "$ref")
+            return tagged("$ref", .string(path))
         case .archive(let archive):
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(JSONFields(archive.top), forKey: "$archive")
+            return tagged("$archive", JSONFields(archive.top).jsonNode)
         case .cycle(let uid):
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(uid, forKey: "$cycle")
+            return tagged("$cycle", .number(String(uid)))
         }
+    }
+
+    private static func tagged(_ tag: String, _ value: JSONNode) -> JSONNode {
+        .object([(tag, value)])
     }
 
     static func escapedFieldName(_ key: String) -> String {
         key.hasPrefix("$") ? "$" + key : key
     }
-
-    private static func encodeInteger(_ integer: Int128, to encoder: any Encoder) throws {
-        if exactIntegerRange.contains(integer) {
-            var container = encoder.singleValueContainer()
-            try container.encode(Int64(integer))
-        } else {
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(String(integer), forKey: "$integer")
-        }
-    }
-
-    private static func encodeReal(_ real: Double, to encoder: any Encoder) throws {
-        if real.isFinite {
-            var container = encoder.singleValueContainer()
-            try container.encode(real)
-        } else {
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(real.isNaN ? "nan" : (real < 0 ? "-inf" : "inf"), forKey: "$real")
-        }
-    }
-
-    private static func encodeElements(_ elements: [ArchiveValue], to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in elements {
-            try container.encode(JSONArchiveValue(element))
-        }
-    }
-
-    private static func encodeDictionary(_ dictionary: ArchiveDictionary, to encoder: any Encoder) throws {
-        if let fields = dictionary.stringKeyed, !fields.keys.contains(where: { $0.hasPrefix("$") }),
-           Set(fields.keys).count == fields.count {
-            var container = encoder.singleValueContainer()
-            try container.encode(JSONFields(fields))
-            return
-        }
-        var container = encoder.container(keyedBy: JSONKey.self)
-        let pairs = dictionary.entries.map { [JSONArchiveValue($0.key), JSONArchiveValue($0.value)] }
-        try container.encode(pairs, forKey: "$dictionary")
-    }
 }
 
 /// String-keyed values written as one JSON object, keys as they are.
-struct JSONFields: Encodable {
+struct JSONFields: Encodable, JSONNodeConvertible {
     let fields: ArchiveFields
 
     init(_ fields: ArchiveFields) {
@@ -131,10 +98,11 @@ struct JSONFields: Encodable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: JSONKey.self)
-        for (key, value) in fields.entries {
-            try container.encode(JSONArchiveValue(value), forKey: JSONKey(key))
-        }
+        try jsonNode.encode(to: encoder)
+    }
+
+    var jsonNode: JSONNode {
+        .object(fields.entries.map { ($0, JSONArchiveValue.node($1)) })
     }
 }
 

@@ -8,3 +8,34 @@ enum JSONNode {
     /// Members in encoding order; the writer sorts them.
     case object([(key: String, value: JSONNode)])
 }
+
+/// A value that knows its JSON form and can skip the `Encoder` machinery.
+protocol JSONNodeConvertible {
+    var jsonNode: JSONNode { get }
+}
+
+extension JSONNode: Encodable {
+    /// Writes the node through any `Encoder`, so types built on nodes stay `Encodable`.
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .number(let text):
+            var container = encoder.singleValueContainer()
+            if let integer = Int64(text) { try container.encode(integer) } else { try container.encode(Double(text) ?? 0) }
+        case .string(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(element) }
+        case .object(let members):
+            var container = encoder.container(keyedBy: JSONKey.self)
+            for member in members { try container.encode(member.value, forKey: JSONKey(member.key)) }
+        }
+    }
+}

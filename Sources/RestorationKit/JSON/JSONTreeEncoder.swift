@@ -96,6 +96,7 @@ private struct TreeEncoder: Encoder {
 /// Encodes one value into a slot; every container funnels its values through here.
 private func encodeValue<T: Encodable>(_ value: T, into slot: JSONSlot, path: [any CodingKey]) throws {
     switch value {
+    case let convertible as any JSONNodeConvertible: slot.content = .node(convertible.jsonNode)
     case let string as String: slot.content = .node(.string(string))
     case let bool as Bool: slot.content = .node(.bool(bool))
     case let double as Double: slot.content = .node(try JSONNumbers.node(double, at: path))
