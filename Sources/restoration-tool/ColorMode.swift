@@ -24,3 +24,11 @@ enum ColorMode: String, ExpressibleByArgument, CaseIterable {
         }
     }
 }
+
+/// The `--color` option, shared by every command that writes styled text.
+struct ColorOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Color the text output: auto (a terminal, unless NO_COLOR is set to a non-empty value), always, never.", valueName: "when"))
+    var color: ColorMode = .auto
+
+    var enabled: Bool { color.enabled }
+}

@@ -28,6 +28,37 @@ enum Console {
         exit(status)
     }
 
+    /// Writes the documents as JSON (an array when `asArray`); false, after an error line
+    /// naming `file`, when a value has no JSON form.
+    static func writeJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, file: String) -> Bool {
+        do {
+            write(try JSONOutput.write(documents, asArray: asArray) + "\n")
+            return true
+        } catch {
+            Console.error(file: file, "cannot write JSON: a value has no JSON form")
+            return false
+        }
+    }
+
+    /// Reads an archive that must be a restoration archive; nil after an error line otherwise.
+    static func readRestorationArchive(_ file: String, limits: DecodingLimits) -> RestorationArchive? {
+        do {
+            let archive = try RestorationArchive(contentsOf: file, limits: limits)
+            guard archive.isRestorationArchive else {
+                notRestorationArchive(file)
+                return nil
+            }
+            return archive
+        } catch {
+            Console.error(file: file, error.description)
+            return nil
+        }
+    }
+
+    static func notRestorationArchive(_ file: String) {
+        Console.error(file: file, "not a UIKit state-restoration archive (a keyed archive without \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths))")
+    }
+
     /// `restoration-tool: FILE: note: what`: on standard error, not a failure.
     static func note(file: String, _ message: String) {
         writeAll("\(toolName): \(displayName(file)): note: \(message)\n", to: 2)

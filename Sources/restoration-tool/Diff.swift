@@ -20,8 +20,8 @@ struct Diff: ParsableCommand {
         valueName: "name"))
     var ignore: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Color the text output: auto (a terminal, unless NO_COLOR is set to a non-empty value), always, never.", valueName: "when"))
-    var color: ColorMode = .auto
+    @OptionGroup
+    var color: ColorOption
 
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
@@ -42,26 +42,12 @@ struct Diff: ParsableCommand {
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
     private func compare() -> Never {
-        var archives: [RestorationArchive] = []
-        for file in [a, b] {
-            do {
-                let archive = try RestorationArchive(contentsOf: file, limits: decoding.limits)
-                guard archive.isRestorationArchive else {
-                    Console.error(file: file, "not a UIKit state-restoration archive (a keyed archive without \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths))")
-                    continue
-                }
-                archives.append(archive)
-            } catch {
-                Console.error(file: file, error.description)
-            }
-        }
+        // Both are read, so that both are reported when neither can be.
+        let archives = [a, b].compactMap { Console.readRestorationArchive($0, limits: decoding.limits) }
         guard archives.count == 2 else { Console.finish(ExitStatus.unreadable) }
         let changes = ArchiveDiffer(ignoring: Set(ignore)).diff(archives[0], archives[1])
         if json {
-            do {
-                Console.write(try JSONOutput.write([DiffDocument(a: a, b: b, changes: changes)], asArray: false) + "\n")
-            } catch {
-                Console.error(file: b, "cannot write JSON: a value has no JSON form")
+            guard Console.writeJSON([DiffDocument(a: a, b: b, changes: changes)], asArray: false, file: b) else {
                 Console.finish(ExitStatus.unreadable)
             }
         } else if !changes.isEmpty {

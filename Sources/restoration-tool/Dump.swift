@@ -17,15 +17,26 @@ struct Dump: ParsableCommand {
     @Flag(name: .customLong("no-demangle"), help: "Show Swift class names as stored, without demangling them.")
     var noDemangle = false
 
+    @Option(name: .customLong("path"), help: ArgumentHelp("Show only the objects at or below this identifier path.", valueName: "prefix"))
+    var pathPrefix: String?
+
+    @Flag(name: .long, help: "Show the generic keyed-archive tree, without reading it as a restoration archive.")
+    var raw = false
+
+    @OptionGroup
+    var color: ColorOption
+
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
 
-    @Argument(help: ArgumentHelp("Archives to read (data.data files); - for standard input.", valueName: "file"))
-    var files: [String]
+    @OptionGroup
+    var input: ArchiveFiles
+
+    private var files: [String] { input.files }
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("Missing expected argument '<file> ...'") }
-        guard files.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read only once") }
+        guard !(raw && pathPrefix != nil) else { throw ValidationError("--path needs the restoration reading; it cannot be used with --raw") }
+        guard pathPrefix?.isEmpty != true else { throw ValidationError("--path needs a non-empty identifier path") }
     }
 
     func run() throws {
@@ -38,11 +49,19 @@ struct Dump: ParsableCommand {
         var status = ExitStatus.success
         var documents: [DumpDocument] = []
         var wroteText = false
-        let formatter = TextDumpFormatter(demangle: !noDemangle)
+        let formatter = TextDumpFormatter(demangle: !noDemangle, style: TextStyle(enabled: color.enabled))
         for file in files {
-            let archive: RestorationArchive
+            var archive: RestorationArchive
             do {
-                archive = try RestorationArchive(contentsOf: file, limits: decoding.limits)
+                archive = try RestorationArchive(contentsOf: file, limits: decoding.limits, interpret: !raw)
+                if let pathPrefix {
+                    if archive.isRestorationArchive {
+                        // "A/B/" names the same subtree as "A/B".
+                        archive = archive.restricted(to: IdentifierPath(Validate.trimmingTrailingSlashes(pathPrefix)))
+                    } else {
+                        Console.note(file: file, "--path ignored: not a restoration archive, so there are no identifier paths")
+                    }
+                }
             } catch {
                 Console.error(file: file, error.description)
                 status = max(status, ExitStatus.unreadable)
@@ -58,10 +77,7 @@ struct Dump: ParsableCommand {
         // Several files always give an array, even an empty one: the output's shape must not
         // depend on which inputs could be read.
         if json, !documents.isEmpty || files.count > 1 {
-            do {
-                Console.write(try JSONOutput.write(documents, asArray: files.count > 1) + "\n")
-            } catch {
-                Console.error(file: files.count == 1 ? files[0] : "-", "cannot write JSON: a value has no JSON form")
+            if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-") {
                 status = max(status, ExitStatus.unreadable)
             }
         }

@@ -17,6 +17,6 @@ struct RestorationTool: ParsableCommand {
             (unreadable, not a keyed archive, damaged, or past a limit); 64 usage error.
             """,
         version: version,
-        subcommands: [Dump.self, Validate.self, Diff.self]
+        subcommands: [Dump.self, Validate.self, Diff.self, Tree.self, Scan.self]
     )
 }

@@ -25,6 +25,9 @@ struct Validate: ParsableCommand {
     @Flag(name: .customLong("list-rules"), help: "List the rules, with their severities, and exit.")
     var listRules = false
 
+    @OptionGroup
+    var color: ColorOption
+
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
 
@@ -33,7 +36,7 @@ struct Validate: ParsableCommand {
 
     func validate() throws {
         guard listRules || !files.isEmpty else { throw ValidationError("Missing expected argument '<file> ...'") }
-        guard files.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read only once") }
+        try ArchiveFiles.checkStandardInput(files)
     }
 
     func run() throws {
@@ -85,16 +88,13 @@ struct Validate: ParsableCommand {
                 if json {
                     reports.append(report)
                 } else {
-                    Console.write(ValidationTextFormatter.format(report, displayName: Console.displayName(path)))
+                    Console.write(ValidationTextFormatter.format(report, displayName: Console.displayName(path), style: TextStyle(enabled: color.enabled)))
                 }
             }
         }
         if json, !reports.isEmpty || files.count > 1 || files.contains(where: DirectoryListing.isDirectory) {
-            do {
-                let several = files.count > 1 || files.contains(where: DirectoryListing.isDirectory)
-                Console.write(try JSONOutput.write(reports.map(ValidationDocument.init), asArray: several) + "\n")
-            } catch {
-                Console.error(file: files.count == 1 ? files[0] : "-", "cannot write JSON: a value has no JSON form")
+            let several = files.count > 1 || files.contains(where: DirectoryListing.isDirectory)
+            if !Console.writeJSON(reports.map(ValidationDocument.init), asArray: several, file: files.count == 1 ? files[0] : "-") {
                 status = ExitStatus.unreadable
             }
         }
@@ -118,7 +118,7 @@ struct Validate: ParsableCommand {
             return nil
         }
         guard archive.isRestorationArchive else {
-            Console.error(file: path, "not a UIKit state-restoration archive (a keyed archive without \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths))")
+            Console.notRestorationArchive(path)
             return nil
         }
         var diagnostics = validator.validate(archive)

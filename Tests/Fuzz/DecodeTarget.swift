@@ -1,6 +1,6 @@
 // libFuzzer target for the whole decode path: property-list reader → keyed-archive decoder →
 // restoration model → text dump → JSON dump → validate (text and JSON) → diff against a fixed
-// archive, both ways (text and JSON). Built by Tests/Fuzz/run together with the
+// archive, both ways (text and JSON) → tree (text and JSON). Built by Tests/Fuzz/run together with the
 // library's sources (see the README's contributing section); not part of the package.
 
 /// Small limits keep each execution fast; the limits themselves are tested by the hostile
@@ -38,6 +38,12 @@ func exercise(_ bytes: [UInt8]) {
             precondition((try? JSONOutput.write([DiffDocument(a: "a", b: "b", changes: changes)], asArray: false)) != nil, "a diff could not be written as JSON")
         }
         precondition(differ.diff(archive, archive).isEmpty, "an archive differs from itself")
+        if archive.isRestorationArchive {
+            let tree = RestorationTree(archive)
+            _ = TreeTextFormatter(style: TextStyle(enabled: true)).format(tree)
+            precondition((try? JSONOutput.write([TreeDocument(file: "fuzz", tree: tree)], asArray: false)) != nil, "a tree could not be written as JSON")
+            _ = archive.restricted(to: IdentifierPath(archive.objects.first?.identifierPath.rawValue ?? "x"))
+        }
         for object in archive.objects {
             _ = object.identifierPath.components
             _ = object.identifierPath.parent

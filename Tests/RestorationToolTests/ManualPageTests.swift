@@ -7,7 +7,7 @@ final class ManualPageTests: XCTestCase {
 
     func testEveryOptionIsDocumented() throws {
         let manual = try String(contentsOfFile: page, encoding: .utf8)
-        for command in [["--help"], ["dump", "--help"], ["validate", "--help"], ["diff", "--help"]] {
+        for command in [["--help"]] + ["dump", "validate", "diff", "tree", "scan"].map { [$0, "--help"] } {
             let help = try ToolRunner.run(command).stdout
             let options = Set(help.matches(of: /(?:^|[\s,\[])--([a-z][a-z-]*)/.anchorsMatchLineEndings()).map { String($0.output.1) })
             XCTAssertFalse(options.isEmpty)

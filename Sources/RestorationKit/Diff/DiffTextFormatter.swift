@@ -51,7 +51,7 @@ public struct DiffTextFormatter: Sendable {
         if let summary = change.summary, change.kind != .changed {
             body += (body.hasSuffix(" ") ? "" : " ") + "(" + summary + ")"
         }
-        let tone: Tone = switch change.kind {
+        let tone: TextStyle.Tone = switch change.kind {
         case .added: .green
         case .removed: .red
         case .changed: .yellow
@@ -87,12 +87,8 @@ public struct DiffTextFormatter: Sendable {
         return text.count > valueWidth ? String(text.prefix(valueWidth - 1)) + "…" : text
     }
 
-    private enum Tone: String {
-        case red = "31", green = "32", yellow = "33", cyan = "36", bold = "1"
-    }
-
-    private func paint(_ text: String, _ tone: Tone) -> String {
-        color ? "\u{1B}[\(tone.rawValue)m" + text + "\u{1B}[0m" : text
+    private func paint(_ text: String, _ tone: TextStyle.Tone) -> String {
+        TextStyle(enabled: color).paint(text, tone)
     }
 }
 

@@ -6,10 +6,13 @@ public struct TextDumpFormatter: Sendable {
     public var demangle: Bool
     /// How many bytes of data to show in hex.
     public var previewBytes: Int
+    /// Colors for section headings and notes (only on a terminal; the command decides).
+    public var style: TextStyle
 
-    public init(demangle: Bool = true, previewBytes: Int = 16) {
+    public init(demangle: Bool = true, previewBytes: Int = 16, style: TextStyle = .plain) {
         self.demangle = demangle
         self.previewBytes = previewBytes
+        self.style = style
     }
 
     static let indentStep = "    "
@@ -31,10 +34,10 @@ public struct TextDumpFormatter: Sendable {
 
     private func formatOnCurrentStack(_ archive: RestorationArchive, file: String) -> String {
         var out = TextOutput()
-        out.line("File: " + TextEscaping.escape(file))
+        out.line(style.paint("File: " + TextEscaping.escape(file), .bold))
         // Notes first: they say how to read what follows (a generic archive, keys left over).
         for note in archive.notes {
-            out.line("Note: " + TextEscaping.escape(note))
+            out.line(style.paint("Note: ", .yellow) + TextEscaping.escape(note))
         }
         if archive.isRestorationArchive {
             header(archive, into: &out)
@@ -97,7 +100,7 @@ public struct TextDumpFormatter: Sendable {
 
     private func object(_ object: RestorationObject, into out: inout TextOutput) {
         out.blank()
-        out.line("Object: " + TextEscaping.escape(object.identifierPath.rawValue))
+        out.line(style.paint("Object: " + TextEscaping.escape(object.identifierPath.rawValue), .cyan))
         if let restorationClass = object.restorationClass {
             aligned([("Restoration Class", classNameText(restorationClass))], indent: 1, into: &out)
         }
@@ -111,7 +114,7 @@ public struct TextDumpFormatter: Sendable {
             fields(state.entries.map { ($0, $1) }, indent: 1, into: &out)
         }
         for view in object.views {
-            out.line(Self.indentStep + "View: " + TextEscaping.escape(view.identifierPath.rawValue))
+            out.line(Self.indentStep + style.paint("View: " + TextEscaping.escape(view.identifierPath.rawValue), .cyan))
             fields(view.state.entries.map { ($0, $1) }, indent: 2, into: &out)
         }
     }

@@ -26,17 +26,21 @@ public struct RestorationArchive: Hashable, Sendable {
     /// The decoded archive the model was read from.
     public var archive: KeyedArchive
 
-    public init(archive: KeyedArchive) {
+    /// Reads `archive` in UIKit's terms; with `interpret` false (`dump --raw`), or when it is not a
+    /// restoration archive, every `$top` key is left as it is, in `appState`.
+    public init(archive: KeyedArchive, interpret: Bool = true) {
         var reader = TopReader(top: archive.top)
         self.archive = archive
-        isRestorationArchive = archive.top[RestorationKeys.majorVersion] != nil
-            || archive.top[RestorationKeys.identifierPaths] != nil
+        isRestorationArchive = interpret && (archive.top[RestorationKeys.majorVersion] != nil
+            || archive.top[RestorationKeys.identifierPaths] != nil)
         guard isRestorationArchive else {
             self.restorationClassMap = .empty
             self.identifierPaths = []
             self.objects = []
             self.appState = archive.top
-            self.notes = ["not a UIKit state-restoration archive (no \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths)): shown as a generic keyed archive"]
+            self.notes = [interpret
+                ? "not a UIKit state-restoration archive (no \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths)): shown as a generic keyed archive"
+                : "shown raw, as a generic keyed archive (--raw)"]
             return
         }
         majorVersion = reader.take(RestorationKeys.majorVersion, as: "an integer") { $0.integerValue }
@@ -73,6 +77,20 @@ public struct RestorationArchive: Hashable, Sendable {
         self.objects = objects
         self.appState = reader.remaining
         self.notes = reader.notes
+    }
+
+    /// The same archive with only the objects at or below `prefix` (and their listed paths and
+    /// class-map entries); metadata and app-level keys stay.
+    public func restricted(to prefix: IdentifierPath) -> RestorationArchive {
+        var copy = self
+        copy.objects = objects.filter { $0.identifierPath.hasPrefix(prefix) }
+        copy.identifierPaths = identifierPaths.filter { $0.hasPrefix(prefix) }
+        let kept = restorationClassMap.entries.filter { IdentifierPath($0.0).hasPrefix(prefix) }
+        copy.restorationClassMap = OrderedFields(keys: kept.map(\.0), values: kept.map(\.1))
+        copy.notes.append(copy.objects.isEmpty
+            ? "no saved object at or below \(prefix.rawValue)"
+            : "only the objects at or below \(prefix.rawValue) are shown (--path)")
+        return copy
     }
 
     /// The object saved under `path`, if it is listed.

@@ -13,9 +13,54 @@ public enum DirectoryListing {
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Whether anything (a dangling symbolic link excepted) is at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
     public static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    public enum EntryKind: Sendable {
+        case directory, file, symbolicLink, other
+    }
+
+    /// The entries of a directory with their kinds (symbolic links are not followed), sorted by
+    /// name; nil if it cannot be read.
+    public static func entries(in path: String) -> [(name: String, kind: EntryKind)]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var entries: [(name: String, kind: EntryKind)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != "." && name != ".." else { continue }
+            let kind: EntryKind
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_REG): kind = .file
+            case Int32(DT_LNK): kind = .symbolicLink
+            case Int32(DT_UNKNOWN): kind = kindByLstat(path + "/" + name)
+            default: kind = .other
+            }
+            entries.append((name, kind))
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    private static func kindByLstat(_ path: String) -> EntryKind {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return .other }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .file
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
     }
 
     /// The names in a directory, sorted, without `.` and `..`; nil if it cannot be read.

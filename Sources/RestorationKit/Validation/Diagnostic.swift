@@ -17,12 +17,15 @@ public struct Diagnostic: Hashable, Sendable {
     public var key: String?
     /// What is wrong and what UIKit will do about it, in words.
     public var message: String
+    /// For a reference that goes nowhere: the path it names.
+    public var target: String?
 
-    public init(_ severity: Severity, _ rule: ValidationRule, path: String? = nil, key: String? = nil, _ message: String) {
+    public init(_ severity: Severity, _ rule: ValidationRule, path: String? = nil, key: String? = nil, target: String? = nil, _ message: String) {
         self.severity = severity
         self.rule = rule
         self.identifierPath = path
         self.key = key
+        self.target = target
         self.message = message
     }
 }

@@ -53,7 +53,7 @@ enum ReferenceRules {
             }
             firstIndex[target] = index
             if !context.saved.contains(target) {
-                diagnostics.append(Diagnostic(.error, .danglingReference, path: container, key: RestorationKeys.children,
+                diagnostics.append(Diagnostic(.error, .danglingReference, path: container, key: RestorationKeys.children, target: target,
                     "can't find child view controller at index \(index) with identifier \(target) (no object was saved under it): UIKit truncates the child array at index \(index)"))
             }
         }
@@ -78,7 +78,7 @@ enum ReferenceRules {
                     diagnostics.append(proxyWithoutPath(path: path, key: key, at: key))
                 }
             } else if case .reference(let target) = node, !context.saved.contains(target), reported.insert(target).inserted {
-                diagnostics.append(Diagnostic(.error, .danglingReference, path: path, key: key,
+                diagnostics.append(Diagnostic(.error, .danglingReference, path: path, key: key, target: target,
                     "\(key) refers to \(target), but no object was saved under that path: \(consequence(of: key))"))
             }
         }

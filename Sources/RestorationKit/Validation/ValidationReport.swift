@@ -56,14 +56,16 @@ public struct ValidationDocument: Encodable {
 
 /// `validate`'s text: `file: severity[rule]: path: message` lines, then a summary line.
 public enum ValidationTextFormatter {
-    public static func format(_ report: ValidationReport, displayName: String) -> String {
+    public static func format(_ report: ValidationReport, displayName: String, style: TextStyle = .plain) -> String {
         var text = ""
         for diagnostic in report.diagnostics {
             let path = diagnostic.identifierPath.map(TextEscaping.escape) ?? "(archive)"
-            text += "\(displayName): \(diagnostic.severity.rawValue)[\(diagnostic.rule.rawValue)]: \(path): \(TextEscaping.escape(diagnostic.message))\n"
+            let severity = style.paint(diagnostic.severity.rawValue, diagnostic.severity == .error ? .red : .yellow)
+            text += "\(displayName): \(severity)[\(diagnostic.rule.rawValue)]: \(path): \(TextEscaping.escape(diagnostic.message))\n"
         }
         let counts = "\(count(report.errors, "error")), \(count(report.warnings, "warning"))"
-        text += "\(displayName): \(report.isValid ? "valid" : "invalid") (\(counts))\n"
+        let verdict = style.paint(report.isValid ? "valid" : "invalid", report.isValid ? .green : .red)
+        text += "\(displayName): \(verdict) (\(counts))\n"
         return text
     }
 

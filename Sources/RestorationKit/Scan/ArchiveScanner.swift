@@ -1,0 +1,135 @@
+/// Finds every state-restoration archive under directories (a simulator's device folder, all of
+/// `~/Library/Developer/CoreSimulator/Devices`, an unpacked backup) and sums each up.
+public struct ArchiveScanner: Sendable {
+    public var limits: DecodingLimits
+    /// How deep to descend below each starting directory; symbolic links are never followed,
+    /// so a link cycle cannot trap the walk.
+    public var maxDirectoryDepth: Int
+
+    public init(limits: DecodingLimits = .default, maxDirectoryDepth: Int = 64) {
+        self.limits = limits
+        self.maxDirectoryDepth = maxDirectoryDepth
+    }
+
+    public struct Result: Sendable {
+        public var rows: [ScanRow]
+        /// Starting directories that could not be read.
+        public var unreadable: [String]
+    }
+
+    public func scan(_ roots: [String]) -> Result {
+        var rows: [ScanRow] = []
+        var unreadable: [String] = []
+        for root in roots {
+            guard let savedStates = savedStateDirectories(under: root) else {
+                unreadable.append(root)
+                continue
+            }
+            for directory in savedStates {
+                for archive in SavedStateDirectory.archives(in: directory) {
+                    rows.append(row(archive, savedState: directory))
+                }
+            }
+        }
+        rows.sort(by: ScanRow.newestFirst)
+        return Result(rows: rows, unreadable: unreadable)
+    }
+
+    /// Every `*.savedState` directory at or below `root`; nil if `root` cannot be read.
+    func savedStateDirectories(under root: String) -> [String]? {
+        if root.hasSuffix(".savedState"), DirectoryListing.isDirectory(root) { return [root] }
+        guard DirectoryListing.entries(in: root) != nil else { return nil }
+        var found: [String] = []
+        // Depth-first, without recursion: a deep tree cannot exhaust the stack.
+        var pending: [(path: String, depth: Int)] = [(root, 0)]
+        while let (path, depth) = pending.popLast() {
+            guard let entries = DirectoryListing.entries(in: path) else { continue }
+            for entry in entries.reversed() where entry.kind == .directory {
+                let child = path + "/" + entry.name
+                if entry.name.hasSuffix(".savedState") {
+                    found.append(child)
+                } else if depth + 1 < maxDirectoryDepth {
+                    pending.append((child, depth + 1))
+                }
+            }
+        }
+        return found
+    }
+
+    private func row(_ archive: String, savedState directory: String) -> ScanRow {
+        let folder = directory.split(separator: "/").last.map(String.init) ?? directory
+        let bundle = String(folder.dropLast(".savedState".count))
+        let sceneFolder = archive.split(separator: "/").dropLast().last.map(String.init)
+        let scene = sceneFolder == folder ? nil : sceneFolder
+        var row = ScanRow(path: archive, bundleIdentifier: bundle, sceneSession: scene)
+        var sidecarFolders = [directory]
+        if let scene { sidecarFolders.insert(directory + "/" + scene, at: 0) }
+        let restoreFindings = sidecarFolders.flatMap { SavedStateDirectory.sidecarDiagnostics(in: $0, limits: limits) }
+            .filter { $0.rule == .pendingDiscard || $0.rule == .interruptedRestore }
+        row.sidecarNotes = restoreFindings.map(\.message)
+        row.discardPending = restoreFindings.contains { $0.rule == .pendingDiscard }
+        do {
+            let decoded = try RestorationArchive(contentsOf: archive, limits: limits)
+            guard decoded.isRestorationArchive else {
+                row.problem = "not a restoration archive"
+                return row
+            }
+            row.timestamp = decoded.timestamp
+            row.systemVersion = decoded.systemVersion
+            row.objectCount = decoded.objects.count
+            let diagnostics = ArchiveValidator().validate(decoded)
+            row.errors = diagnostics.filter { $0.severity == .error }.count
+            row.warnings = diagnostics.filter { $0.severity == .warning }.count
+        } catch {
+            row.problem = error.kind == .notKeyedArchive && scene != nil ? "a scene's user-activity state, not a keyed archive" : error.description
+        }
+        return row
+    }
+}
+
+/// One archive found by `ArchiveScanner`.
+public struct ScanRow: Sendable {
+    public var path: String
+    /// From the `.savedState` folder's name.
+    public var bundleIdentifier: String
+    /// The scene-session folder, for iOS 13+ scene archives.
+    public var sceneSession: String?
+    public var timestamp: Double?
+    public var systemVersion: String?
+    public var objectCount: Int?
+    public var errors: Int?
+    public var warnings: Int?
+    /// Why the archive could not be read, if it could not.
+    public var problem: String?
+    /// What `inprogress.data` says of a pending discard or an interrupted restore.
+    public var sidecarNotes: [String] = []
+    /// Whether one more interrupted restore, or the next launch, deletes the archive.
+    public var discardPending = false
+
+    /// What the STATUS column adds about `inprogress.data`.
+    public var restoreNote: String? {
+        sidecarNotes.isEmpty ? nil : discardPending ? "discard pending" : "restore interrupted"
+    }
+
+    public init(path: String, bundleIdentifier: String, sceneSession: String?) {
+        self.path = path
+        self.bundleIdentifier = bundleIdentifier
+        self.sceneSession = sceneSession
+    }
+
+    /// "valid", "invalid (2 errors)", "unreadable: …".
+    public var status: String {
+        if let problem { return "unreadable: " + problem }
+        guard let errors else { return "unknown" }
+        return errors == 0 ? "valid" : "invalid (\(errors) error\(errors == 1 ? "" : "s"))"
+    }
+
+    static func newestFirst(_ a: ScanRow, _ b: ScanRow) -> Bool {
+        switch (a.timestamp, b.timestamp) {
+        case (let x?, let y?) where x != y: return x > y
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: return a.path < b.path
+        }
+    }
+}

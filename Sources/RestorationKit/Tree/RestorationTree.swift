@@ -1,0 +1,79 @@
+/// The saved objects as the hierarchy their identifier paths describe, for `tree`.
+public struct RestorationTree: Sendable {
+    public struct Node: Sendable {
+        public var identifierPath: IdentifierPath
+        /// How the node is named under its parent: its own components (`[1] NavigationController`),
+        /// or the whole path for a root.
+        public var label: String
+        public var restorationClass: String?
+        public var views: [IdentifierPath]
+        /// The parent's `kPresentedViewControllerKey` names this node.
+        public var presented: Bool
+        /// The parent's `kTabBarSelectedViewControllerKey` names this node.
+        public var selected: Bool
+        /// Listed, but with no decodable state.
+        public var stateProblem: String?
+        /// References from this node (or its views) to paths with no saved object.
+        public var dangling: [(key: String, target: String)]
+        public var children: [Node]
+    }
+
+    public var roots: [Node]
+
+    public init(_ archive: RestorationArchive) {
+        roots = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { Self.build(archive) }
+    }
+
+    private static func build(_ archive: RestorationArchive) -> [Node] {
+        let paths = archive.objects.map(\.identifierPath.rawValue)
+        let known = Set(paths)
+        var childrenOf: [String: [Int]] = [:]
+        var rootIndices: [Int] = []
+        for (index, object) in archive.objects.enumerated() {
+            if let parent = object.identifierPath.parent?.rawValue, known.contains(parent) {
+                childrenOf[parent, default: []].append(index)
+            } else {
+                rootIndices.append(index)
+            }
+        }
+        var presented = Set<String>()
+        var selected = Set<String>()
+        for object in archive.objects {
+            if case .reference(let target)? = object.state?[RestorationKeys.presentedViewController] { presented.insert(target) }
+            if case .reference(let target)? = object.state?[RestorationKeys.tabBarSelectedViewController] { selected.insert(target) }
+        }
+        // Dangling references as the validator defines them, attached to the object they are in.
+        var dangling: [String: [(key: String, target: String)]] = [:]
+        let viewOwner = Dictionary(archive.objects.flatMap { object in object.views.map { ($0.identifierPath.rawValue, object.identifierPath.rawValue) } },
+                                   uniquingKeysWith: { first, _ in first })
+        for diagnostic in ArchiveValidator().validate(archive) where diagnostic.rule == .danglingReference {
+            guard let path = diagnostic.identifierPath, let target = diagnostic.target else { continue }
+            dangling[viewOwner[path] ?? path, default: []].append((diagnostic.key ?? "", target))
+        }
+
+        func node(_ index: Int, parent: String?) -> Node {
+            let object = archive.objects[index]
+            let path = object.identifierPath.rawValue
+            let label = parent.map { String(path.dropFirst($0.count + 1)).replacingIndexComponents() } ?? path
+            return Node(
+                identifierPath: object.identifierPath, label: label, restorationClass: object.restorationClass,
+                views: object.views.map(\.identifierPath), presented: presented.contains(path), selected: selected.contains(path),
+                stateProblem: object.stateProblem, dangling: dangling[path] ?? [],
+                children: (childrenOf[path] ?? []).map { node($0, parent: path) })
+        }
+        return rootIndices.map { node($0, parent: nil) }
+    }
+}
+
+private extension String {
+    /// `:[1]:/NavigationController` → `[1] NavigationController`.
+    func replacingIndexComponents() -> String {
+        IdentifierPath(self).components.map { component in
+            switch component {
+            case .identifier(let name): name
+            case .index(let index): "[\(index)]"
+            case .malformedIndex(let text): text
+            }
+        }.joined(separator: " ")
+    }
+}

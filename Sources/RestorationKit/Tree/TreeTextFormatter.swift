@@ -1,0 +1,55 @@
+/// Draws a `RestorationTree` as tree(1) does, one object a line, with its marks.
+public struct TreeTextFormatter: Sendable {
+    public var style: TextStyle
+    public var demangle: Bool
+
+    public init(style: TextStyle = .plain, demangle: Bool = true) {
+        self.style = style
+        self.demangle = demangle
+    }
+
+    public func format(_ tree: RestorationTree) -> String {
+        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
+            var text = ""
+            var counts = (objects: 0, views: 0, dangling: 0)
+            for root in tree.roots {
+                write(root, prefix: "", connector: "", into: &text, counts: &counts)
+            }
+            text += "\(counts.objects) object\(counts.objects == 1 ? "" : "s"), \(counts.views) view\(counts.views == 1 ? "" : "s"), "
+                + "\(counts.dangling) dangling reference\(counts.dangling == 1 ? "" : "s")\n"
+            return text
+        }
+    }
+
+    private func write(_ node: RestorationTree.Node, prefix: String, connector: String, into text: inout String, counts: inout (objects: Int, views: Int, dangling: Int)) {
+        counts.objects += 1
+        counts.views += node.views.count
+        counts.dangling += node.dangling.count
+        var line = prefix + connector + style.paint(TextEscaping.escape(node.label), .bold)
+        if let restorationClass = node.restorationClass {
+            let shown = demangle ? (SwiftDemangler.demangle(restorationClass) ?? restorationClass) : restorationClass
+            line += "  " + style.paint("class " + TextEscaping.escape(shown), .cyan)
+        }
+        var marks: [String] = []
+        if node.presented { marks.append("presented") }
+        if node.selected { marks.append("selected") }
+        if !node.views.isEmpty {
+            let names = node.views.map { TextEscaping.escape($0.lastIdentifier ?? $0.rawValue) }
+            marks.append("views: " + names.joined(separator: ", "))
+        }
+        if !marks.isEmpty { line += "  (" + marks.joined(separator: "; ") + ")" }
+        if let problem = node.stateProblem { line += "  " + style.paint("[no state: " + TextEscaping.escape(problem) + "]", .red) }
+        text += line + "\n"
+
+        // Children continue the drawing; dangling references are drawn as leaves after them.
+        let childPrefix = prefix + (connector.isEmpty ? "" : (connector == "└── " ? "    " : "│   "))
+        let leaves = node.dangling.map { style.paint("✗ " + TextEscaping.escape($0.target) + "  (\(TextEscaping.escape($0.key)): not saved)", .red) }
+        let total = node.children.count + leaves.count
+        for (position, child) in node.children.enumerated() {
+            write(child, prefix: childPrefix, connector: position == total - 1 ? "└── " : "├── ", into: &text, counts: &counts)
+        }
+        for (position, leaf) in leaves.enumerated() {
+            text += childPrefix + (node.children.count + position == total - 1 ? "└── " : "├── ") + leaf + "\n"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import RestorationKit
+
+struct Scan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find every state-restoration archive under directories and sum each up.",
+        discussion: """
+            Walks each directory (a simulator device folder, ~/Library/Developer/CoreSimulator/Devices, \
+            an unpacked backup) for <bundle-id>.savedState folders, without following symbolic links, \
+            and prints one row per archive, newest first: saved time, bundle id, scene session, system \
+            version, object count, validation status, and warnings from inprogress.data. \
+            Exit status: 0 success, 2 a directory could not be read.
+            """
+    )
+
+    @Flag(name: .long, help: "Write JSON (schema version 1) instead of a table.")
+    var json = false
+
+    @OptionGroup
+    var color: ColorOption
+
+    @Option(name: .customLong("max-directory-depth"), help: ArgumentHelp("How many directory levels to descend below each directory.", valueName: "levels"))
+    var maxDirectoryDepth = 64
+
+    @OptionGroup(title: "Limits")
+    var decoding: DecodingOptions
+
+    @Argument(help: ArgumentHelp("Directories to search.", valueName: "directory"))
+    var directories: [String]
+
+    func validate() throws {
+        guard !directories.isEmpty else { throw ValidationError("Missing expected argument '<directory> ...'") }
+        guard (1...4096).contains(maxDirectoryDepth) else { throw ValidationError("--max-directory-depth must be from 1 to 4096") }
+    }
+
+    func run() throws {
+        let roots = directories.map(Validate.trimmingTrailingSlashes)
+        let result = DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) {
+            ArchiveScanner(limits: decoding.limits, maxDirectoryDepth: maxDirectoryDepth).scan(roots)
+        }
+        for root in result.unreadable {
+            Console.error(file: root, !DirectoryListing.exists(root) ? "no such directory"
+                : DirectoryListing.isDirectory(root) ? "cannot read this directory" : "not a directory (scan searches directories; validate or dump read a file)")
+        }
+        if json {
+            Console.write(try JSONOutput.write([ScanDocument(directories: roots, rows: result.rows)], asArray: false) + "\n")
+        } else {
+            Console.write(ScanTextFormatter.format(result.rows, style: TextStyle(enabled: color.enabled)))
+        }
+        if !result.unreadable.isEmpty {
+            throw ExitCode(ExitStatus.unreadable)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import RestorationKit
+
+struct Tree: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw the identifier-path hierarchy of an archive, like tree(1).",
+        discussion: """
+            One line per saved object, under its parent path, with its restoration class and marks for \
+            views, presented and selected controllers; references to paths that were not saved are \
+            drawn as leaves marked ✗. Exit status: 0 success, 2 a file could not be read or is not a \
+            restoration archive.
+            """
+    )
+
+    @Flag(name: .long, help: "Write the nested form as JSON (schema version 1).")
+    var json = false
+
+    @Flag(name: .customLong("no-demangle"), help: "Show Swift class names as stored, without demangling them.")
+    var noDemangle = false
+
+    @OptionGroup
+    var color: ColorOption
+
+    @OptionGroup(title: "Limits")
+    var decoding: DecodingOptions
+
+    @OptionGroup
+    var input: ArchiveFiles
+
+    private var files: [String] { input.files }
+
+    func run() throws {
+        DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { drawAll() }
+    }
+
+    /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
+    private func drawAll() -> Never {
+        var status = ExitStatus.success
+        var documents: [TreeDocument] = []
+        var wroteText = false
+        let formatter = TreeTextFormatter(style: TextStyle(enabled: color.enabled), demangle: !noDemangle)
+        for file in files {
+            guard let archive = Console.readRestorationArchive(file, limits: decoding.limits) else {
+                status = ExitStatus.unreadable
+                continue
+            }
+            let tree = RestorationTree(archive)
+            if json {
+                documents.append(TreeDocument(file: file, tree: tree))
+            } else {
+                // Several trees: each under its file's name, a blank line between them.
+                let heading = files.count > 1 ? (wroteText ? "\n" : "") + Console.displayName(file) + ":\n" : ""
+                Console.write(heading + formatter.format(tree))
+                wroteText = true
+            }
+        }
+        if json, !documents.isEmpty || files.count > 1 {
+            if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-") {
+                status = ExitStatus.unreadable
+            }
+        }
+        Console.finish(status)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import XCTest
+
+final class TreeCommandTests: XCTestCase {
+    func testGoldenTrees() throws {
+        for name in ["ios8-tabbar.data", "validate/dangling-reference.data", "ios7-plain.data"] {
+            let run = try ToolRunner.run(["tree", "Fixtures/" + name])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            try GoldenFiles.assertMatches(run.stdout, "tree-" + name.replacingOccurrences(of: "/", with: "-") + ".txt")
+        }
+    }
+
+    func testMarks() throws {
+        let run = try ToolRunner.run(["tree", "Fixtures/ios8-tabbar.data"])
+        XCTAssertTrue(run.stdout.contains("└── MapViewController  (presented)\n"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("└── [1] NavigationController  (selected)\n"))
+        XCTAssertTrue(run.stdout.contains("class StateRestorationDemo.CityViewController"))
+        XCTAssertTrue(run.stdout.hasSuffix("7 objects, 2 views, 0 dangling references\n"))
+        let dangling = try ToolRunner.run(["tree", "Fixtures/validate/dangling-reference.data"])
+        XCTAssertTrue(dangling.stdout.contains("✗ TabController/:[1]:/NavigationController/:[1]:/DetailViewController  (kUIViewControllerChildrenKey: not saved)"), dangling.stdout)
+    }
+
+    func testNestedJSON() throws {
+        let run = try ToolRunner.run(["tree", "--json", "Fixtures/ios8-tabbar.data"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["schemaVersion"] as? Int, 1)
+        let roots = try XCTUnwrap(document["roots"] as? [[String: Any]])
+        XCTAssertEqual(roots.map { $0["label"] as? String }, ["TabController"])
+        let tabs = try XCTUnwrap(roots.first?["children"] as? [[String: Any]])
+        XCTAssertEqual(tabs.map { $0["label"] as? String }, ["[0] NavigationController", "[1] NavigationController"])
+        XCTAssertEqual(tabs.last?["selected"] as? Bool, true)
+    }
+
+    func testSeveralFilesEachUnderItsName() throws {
+        let run = try ToolRunner.run(["tree", "Fixtures/ios7-plain.data", "Fixtures/missing.data", "Fixtures/ios7-plain.data"])
+        XCTAssertEqual(run.status, 2, "one file could not be read")
+        let single = try ToolRunner.run(["tree", "Fixtures/ios7-plain.data"]).stdout
+        let section = "Fixtures/ios7-plain.data:\n" + single
+        XCTAssertEqual(run.stdout, section + "\n" + section)
+        XCTAssertTrue(run.stderr.hasPrefix("restoration-tool: Fixtures/missing.data: error: "), run.stderr)
+    }
+
+    func testNotARestorationArchive() throws {
+        let run = try ToolRunner.run(["tree", "Fixtures/not-restoration.data"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("not a UIKit state-restoration archive"))
+    }
+}
+
+final class ScanCommandTests: XCTestCase {
+    /// A simulator-like tree: two devices, three apps, one with scene sessions, one unreadable.
+    private func makeTree() throws -> URL {
+        let fileManager = FileManager.default
+        let root = fileManager.temporaryDirectory.appendingPathComponent("scan-\(UUID().uuidString)")
+        func app(_ device: String, _ container: String, _ bundle: String) throws -> URL {
+            let state = root.appendingPathComponent("Devices/\(device)/data/Containers/Data/Application/\(container)/Library/Saved Application State/\(bundle).savedState")
+            try fileManager.createDirectory(at: state, withIntermediateDirectories: true)
+            return state
+        }
+        let fixtures = URL(fileURLWithPath: ToolRunner.fixture(""))
+        let older = try app("DEVICE-A", "APP-1", "com.example.older")
+        try fileManager.copyItem(at: fixtures.appendingPathComponent("ios7-plain.data"), to: older.appendingPathComponent("data.data"))
+        let newer = try app("DEVICE-B", "APP-2", "com.example.newer")
+        try fileManager.copyItem(at: fixtures.appendingPathComponent("validate/clean.data"), to: newer.appendingPathComponent("data.data"))
+        try fileManager.copyItem(at: fixtures.appendingPathComponent("validate/pending-discard.savedState/inprogress.data"), to: newer.appendingPathComponent("inprogress.data"))
+        let scenes = try app("DEVICE-B", "APP-3", "com.example.scenes")
+        let session = scenes.appendingPathComponent("SESSION-1")
+        try fileManager.createDirectory(at: session, withIntermediateDirectories: true)
+        try fileManager.copyItem(at: fixtures.appendingPathComponent("validate/dangling-reference.data"), to: session.appendingPathComponent("data.data"))
+        let broken = try app("DEVICE-B", "APP-4", "com.example.broken")
+        try fileManager.copyItem(at: fixtures.appendingPathComponent("hostile/truncated-trailer.data"), to: broken.appendingPathComponent("data.data"))
+        // A symbolic-link cycle must not trap the walk.
+        try fileManager.createSymbolicLink(at: root.appendingPathComponent("Devices/DEVICE-A/loop"), withDestinationURL: root)
+        return root
+    }
+
+    func testRowsNewestFirst() throws {
+        let root = try makeTree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try ToolRunner.run(["scan", "--json", root.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let rows = try XCTUnwrap(document["archives"] as? [[String: Any]])
+        XCTAssertEqual(rows.map { $0["bundleIdentifier"] as? String }, ["com.example.newer", "com.example.scenes", "com.example.older", "com.example.broken"])
+        XCTAssertEqual(rows[0]["valid"] as? Bool, true)
+        XCTAssertEqual((rows[0]["restoreWarnings"] as? [String])?.count, 1)
+        XCTAssertEqual(rows[1]["sceneSession"] as? String, "SESSION-1")
+        XCTAssertEqual(rows[1]["errors"] as? Int, 2)
+        XCTAssertEqual(rows[2]["timestamp"] as? String, "2013-11-02T09:30:15.25Z")
+        XCTAssertEqual(rows[2]["systemVersion"] as? String, "7.1")
+        XCTAssertEqual(rows[2]["objects"] as? Int, 2)
+        XCTAssertNotNil(rows[3]["problem"] as? String)
+        XCTAssertEqual(rows[3]["valid"] as? Bool, false)
+    }
+
+    func testTable() throws {
+        let root = try makeTree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try ToolRunner.run(["scan", root.path])
+        let lines = run.stdout.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("SAVED ") == true && lines.first?.contains(" BUNDLE ID ") == true, run.stdout)
+        XCTAssertTrue(lines[1].contains("com.example.newer") && lines[1].contains("valid, discard pending"))
+        XCTAssertTrue(run.stdout.contains("invalid (2 errors)"))
+        XCTAssertTrue(run.stdout.contains("warning: " + root.path))
+        XCTAssertEqual(lines.last, "4 archives")
+    }
+
+    func testInterruptedRestoreWithTriesToSpare() throws {
+        let fileManager = FileManager.default
+        let root = fileManager.temporaryDirectory.appendingPathComponent("scan-\(UUID().uuidString)")
+        let state = root.appendingPathComponent("com.example.retry.savedState")
+        try fileManager.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? fileManager.removeItem(at: root) }
+        try fileManager.copyItem(atPath: ToolRunner.fixture("validate/clean.data"), toPath: state.appendingPathComponent("data.data").path)
+        let inProgress = try PropertyListSerialization.data(
+            fromPropertyList: ["kRestorationTriesLeft": 2, "kRestorationExtended": false], format: .binary, options: 0)
+        try inProgress.write(to: state.appendingPathComponent("inprogress.data"))
+        let run = try ToolRunner.run(["scan", root.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("valid, restore interrupted  "), run.stdout)
+        XCTAssertTrue(run.stdout.contains("(2 attempts left)"), run.stdout)
+    }
+
+    func testUnreadableDirectory() throws {
+        let run = try ToolRunner.run(["scan", "/nonexistent-\(UUID().uuidString)"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.hasSuffix(": error: no such directory\n"), run.stderr)
+        let file = try ToolRunner.run(["scan", "Fixtures/ios7-plain.data"])
+        XCTAssertEqual(file.status, 2)
+        XCTAssertEqual(file.stderr, "restoration-tool: Fixtures/ios7-plain.data: error: not a directory (scan searches directories; validate or dump read a file)\n")
+        let locked = FileManager.default.temporaryDirectory.appendingPathComponent("scan-locked-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0])
+        defer { try? FileManager.default.removeItem(at: locked) }
+        // root reads any directory; the check is meaningful only for other users.
+        if getuid() != 0 {
+            let denied = try ToolRunner.run(["scan", locked.path])
+            XCTAssertEqual(denied.status, 2)
+            XCTAssertTrue(denied.stderr.hasSuffix(": error: cannot read this directory\n"), denied.stderr)
+        }
+    }
+}
+
+final class OutputOptionTests: XCTestCase {
+    func testDumpPath() throws {
+        let run = try ToolRunner.run(["dump", "--path", "TabController/:[1]:/NavigationController", "Fixtures/ios8-tabbar.data"])
+        XCTAssertEqual(run.status, 0)
+        let objects = run.stdout.split(separator: "\n").filter { $0.hasPrefix("Object: ") }
+        XCTAssertEqual(objects.count, 4)
+        XCTAssertTrue(objects.allSatisfy { $0.hasPrefix("Object: TabController/:[1]:/NavigationController") })
+        let json = try ToolRunner.run(["dump", "--json", "--path", "Nowhere", "Fixtures/ios8-tabbar.data"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((document["objects"] as? [Any])?.count, 0)
+        XCTAssertEqual(document["notes"] as? [String], ["no saved object at or below Nowhere"])
+    }
+
+    func testDumpPathTrailingSlashAndMisuse() throws {
+        let plain = try ToolRunner.run(["dump", "--path", "TabController/:[1]:/NavigationController", "Fixtures/ios8-tabbar.data"])
+        let slash = try ToolRunner.run(["dump", "--path", "TabController/:[1]:/NavigationController/", "Fixtures/ios8-tabbar.data"])
+        XCTAssertEqual(slash.stdout, plain.stdout, "a trailing slash names the same subtree")
+        let raw = try ToolRunner.run(["dump", "--raw", "--path", "TabController", "Fixtures/ios8-tabbar.data"])
+        XCTAssertEqual(raw.status, 64)
+        XCTAssertTrue(raw.stderr.contains("--path needs the restoration reading"), raw.stderr)
+        XCTAssertEqual(try ToolRunner.run(["dump", "--path", "", "Fixtures/ios8-tabbar.data"]).status, 64)
+        let generic = try ToolRunner.run(["dump", "--path", "TabController", "Fixtures/not-restoration.data"])
+        XCTAssertEqual(generic.status, 0)
+        XCTAssertEqual(generic.stderr, "restoration-tool: Fixtures/not-restoration.data: note: --path ignored: not a restoration archive, so there are no identifier paths\n")
+    }
+
+    func testDumpRaw() throws {
+        let run = try ToolRunner.run(["dump", "--json", "--raw", "Fixtures/ios7-plain.data"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["kind"] as? String, "keyedArchive")
+        XCTAssertNotNil((document["appState"] as? [String: Any])?["kRootRestorationIdentifiersKey"])
+    }
+
+    func testColorOnlyWhenAskedOrOnATerminal() throws {
+        for command in [["dump"], ["validate"], ["tree"]] {
+            let plain = try ToolRunner.run(command + ["Fixtures/validate/dangling-reference.data"])
+            XCTAssertFalse(plain.stdout.contains("\u{1B}["), "\(command): no color when not a terminal")
+            let colored = try ToolRunner.run(command + ["--color", "always", "Fixtures/validate/dangling-reference.data"])
+            XCTAssertTrue(colored.stdout.contains("\u{1B}["), "\(command) --color always")
+        }
+    }
+
+    func testCompletionScripts() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let run = try ToolRunner.run(["--generate-completion-script", shell])
+            XCTAssertEqual(run.status, 0, shell)
+            XCTAssertTrue(run.stdout.contains("validate") && run.stdout.contains("scan"), shell)
+        }
+    }
+}
