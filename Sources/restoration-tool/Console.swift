@@ -32,7 +32,7 @@ enum Console {
     /// naming `file`, when a value has no JSON form.
     static func writeJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, file: String) -> Bool {
         do {
-            write(try JSONOutput.write(documents, asArray: asArray) + "\n")
+            try JSONOutput.write(documents, asArray: asArray) { writeAll($0, to: 1) }
             return true
         } catch {
             Console.error(file: file, "cannot write JSON: a value has no JSON form")
@@ -68,16 +68,19 @@ enum Console {
     /// nothing is left in a buffer if the process exits with an error status.
     private static func writeAll(_ text: String, to descriptor: Int32) {
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
+        text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(descriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
             }
+            offset += written
         }
     }
 

@@ -43,7 +43,9 @@ struct Scan: ParsableCommand {
                 : DirectoryListing.isDirectory(root) ? "cannot read this directory" : "not a directory (scan searches directories; validate or dump read a file)")
         }
         if json {
-            Console.write(try JSONOutput.write([ScanDocument(directories: roots, rows: result.rows)], asArray: false) + "\n")
+            guard Console.writeJSON([ScanDocument(directories: roots, rows: result.rows)], asArray: false, file: roots[0]) else {
+                throw ExitCode(ExitStatus.unreadable)
+            }
         } else {
             Console.write(ScanTextFormatter.format(result.rows, style: TextStyle(enabled: color.enabled)))
         }

@@ -25,23 +25,23 @@ func exercise(_ bytes: [UInt8]) {
     DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
         let text = TextDumpFormatter().format(archive, file: "fuzz")
         precondition(!text.isEmpty, "a decoded archive printed nothing")
-        let json = try? JSONOutput.write([DumpDocument(file: "fuzz", archive: archive)], asArray: false)
+        let json = try? JSONOutput.text([DumpDocument(file: "fuzz", archive: archive)], asArray: false)
         precondition(json != nil, "a decoded archive could not be written as JSON")
         let report = ValidationReport(file: "fuzz", diagnostics: ArchiveValidator(expectedBundleVersion: "1").validate(archive))
         precondition(report.isValid == (report.errors == 0), "validity disagrees with the error count")
         _ = ValidationTextFormatter.format(report, displayName: "fuzz")
-        precondition((try? JSONOutput.write([ValidationDocument(report)], asArray: false)) != nil, "a validation report could not be written as JSON")
+        precondition((try? JSONOutput.text([ValidationDocument(report)], asArray: false)) != nil, "a validation report could not be written as JSON")
         let differ = ArchiveDiffer(ignoring: ["timestamp"])
         for (a, b) in [(fixedArchive, archive), (archive, fixedArchive)] {
             let changes = differ.diff(a, b)
             _ = DiffTextFormatter(color: true).format(changes, a: "a", b: "b")
-            precondition((try? JSONOutput.write([DiffDocument(a: "a", b: "b", changes: changes)], asArray: false)) != nil, "a diff could not be written as JSON")
+            precondition((try? JSONOutput.text([DiffDocument(a: "a", b: "b", changes: changes)], asArray: false)) != nil, "a diff could not be written as JSON")
         }
         precondition(differ.diff(archive, archive).isEmpty, "an archive differs from itself")
         if archive.isRestorationArchive {
             let tree = RestorationTree(archive)
             _ = TreeTextFormatter(style: TextStyle(enabled: true)).format(tree)
-            precondition((try? JSONOutput.write([TreeDocument(file: "fuzz", tree: tree)], asArray: false)) != nil, "a tree could not be written as JSON")
+            precondition((try? JSONOutput.text([TreeDocument(file: "fuzz", tree: tree)], asArray: false)) != nil, "a tree could not be written as JSON")
             _ = archive.restricted(to: IdentifierPath(archive.objects.first?.identifierPath.rawValue ?? "x"))
         }
         for object in archive.objects {

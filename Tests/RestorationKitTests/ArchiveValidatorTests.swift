@@ -38,6 +38,25 @@ final class ArchiveValidatorTests: XCTestCase {
         XCTAssertEqual(ArchiveValidator().validate(clean), [])
     }
 
+    func testFirstRespondersBelowAnUndecodableObjectAreNotReported() {
+        let paths = ["Nav", "Nav/:[0]:/List"]
+        let responders: [ArchiveValue] = [
+            .string("Nav/:[0]:/List"), .string("Nav/:[0]:/List/SearchField"), .string("Nav/:[0]:/List/Cell/Label"),
+            .string("Nav/:[0]:/Lister/Field"), .string("Elsewhere"),
+        ]
+        let broken = archive(
+            paths: paths,
+            objects: ["Nav": ArchiveFields([(RestorationKeys.children, .array([.string("Nav/:[0]:/List")]))])],
+            extraTop: [
+                ("Nav/:[0]:/List", .data(ArchiveData(bytes: ArraySlice(Array("not an archive".utf8))))),
+                ("kFirstRespondersKey", .array(responders)),
+            ])
+        let unknown = ArchiveValidator().validate(broken).filter { $0.rule == .firstResponderUnknownPath }.compactMap(\.identifierPath)
+        // Views of an object that cannot be decoded are unknown, not missing; a path that merely
+        // begins with the same characters is not below it.
+        XCTAssertEqual(unknown, ["Nav/:[0]:/Lister/Field", "Elsewhere"])
+    }
+
     func testDanglingChildTruncatesTheArray() {
         let broken = archive(
             paths: ["Nav", "Nav/:[0]:/List"],

@@ -86,8 +86,9 @@ public struct DumpDocument: Encodable {
     }
 }
 
-/// One entry of the document's `objects`.
-struct ObjectDocument: Encodable {
+/// One entry of the document's `objects`, built as nodes directly and only when written: an
+/// archive holds tens of thousands of them.
+struct ObjectDocument: Encodable, JSONNodeConvertible {
     let object: RestorationObject
 
     init(_ object: RestorationObject) {
@@ -95,19 +96,27 @@ struct ObjectDocument: Encodable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(object.identifierPath.rawValue, forKey: "identifierPath")
-        try container.encode(object.identifierPath.rawComponents, forKey: "components")
-        try container.encode(object.restorationClass, forKey: "restorationClass")
-        try container.encode(object.restorationClass.flatMap(SwiftDemangler.demangle), forKey: "restorationClassDemangled")
-        try container.encode(object.state.map(JSONFields.init), forKey: "state")
-        var views = container.nestedContainer(keyedBy: JSONKey.self, forKey: "views")
-        for view in object.views {
-            try views.encode(JSONFields(view.state), forKey: JSONKey(view.identifierPath.rawValue))
-        }
-        try container.encode(object.stateProblem, forKey: "stateProblem")
+        try jsonNode.encode(to: encoder)
+    }
+
+    var jsonNode: JSONNode {
+        .deferred(.restorationObject(object))
+    }
+
+    static func node(_ object: RestorationObject) -> JSONNode {
+        func string(_ text: String?) -> JSONNode { text.map { .string($0) } ?? .null }
+        var members: [(key: String, value: JSONNode)] = [
+            ("identifierPath", .string(object.identifierPath.rawValue)),
+            ("components", .array(object.identifierPath.rawComponents.map { .string($0) })),
+            ("restorationClass", string(object.restorationClass)),
+            ("restorationClassDemangled", string(object.restorationClass.flatMap(SwiftDemangler.demangle))),
+            ("state", object.state.map { .deferred(.fields($0)) } ?? .null),
+            ("views", .object(object.views.map { ($0.identifierPath.rawValue, .deferred(.fields($0.state))) })),
+            ("stateProblem", string(object.stateProblem)),
+        ]
         if let entry = object.undecodedEntry {
-            try container.encode(JSONArchiveValue(entry), forKey: "entry")
+            members.append(("entry", JSONArchiveValue.child(entry)))
         }
+        return .object(members)
     }
 }

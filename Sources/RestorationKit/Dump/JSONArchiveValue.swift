@@ -18,12 +18,21 @@ struct JSONArchiveValue: Encodable, JSONNodeConvertible {
         try jsonNode.encode(to: encoder)
     }
 
-    /// The encoding itself, built directly: going through `Encoder` containers for every value
-    /// of a large archive costs more than decoding it.
+    /// The encoding itself, built directly and lazily: going through `Encoder` containers for
+    /// every value of a large archive costs more than decoding it.
     var jsonNode: JSONNode {
-        Self.node(value)
+        Self.child(value)
     }
 
+    /// The node for a value inside another: scalars at once, containers deferred.
+    static func child(_ value: ArchiveValue) -> JSONNode {
+        switch value {
+        case .array, .set, .orderedSet, .dictionary, .url, .object, .archive: .deferred(.value(value))
+        default: node(value)
+        }
+    }
+
+    /// One level of the encoding of `value`.
     static func node(_ value: ArchiveValue) -> JSONNode {
         switch value {
         case .null:
@@ -40,7 +49,7 @@ struct JSONArchiveValue: Encodable, JSONNodeConvertible {
             if let iso = ReferenceDate.iso8601(seconds) {
                 return tagged("$date", .string(iso))
             }
-            return .object([("$date", .null), ("referenceSeconds", node(.real(seconds)))])
+            return .object([("$date", .null), ("referenceSeconds", child(.real(seconds)))])
         case .data(let data):
             var members: [(key: String, value: JSONNode)] = [
                 ("$data", .string(ByteFormatting.base64(data.bytes))), ("length", .number(String(data.bytes.count))),
@@ -48,33 +57,33 @@ struct JSONArchiveValue: Encodable, JSONNodeConvertible {
             if let error = data.archiveError { members.append(("archiveError", .string(error))) }
             return .object(members)
         case .array(let elements):
-            return .array(elements.map(node))
+            return .array(elements.map(child))
         case .set(let elements):
-            return tagged("$set", .array(elements.map(node)))
+            return tagged("$set", .array(elements.map(child)))
         case .orderedSet(let elements):
-            return tagged("$orderedSet", .array(elements.map(node)))
+            return tagged("$orderedSet", .array(elements.map(child)))
         case .dictionary(let dictionary):
             if let fields = dictionary.stringKeyed, !fields.keys.contains(where: { $0.hasPrefix("$") }),
                Set(fields.keys).count == fields.count {
-                return JSONFields(fields).jsonNode
+                return JSONFields.node(fields)
             }
-            return tagged("$dictionary", .array(dictionary.entries.map { .array([node($0.key), node($0.value)]) }))
+            return tagged("$dictionary", .array(dictionary.entries.map { .array([child($0.key), child($0.value)]) }))
         case .uuid(let bytes):
             return tagged("$uuid", .string(ByteFormatting.uuidString(bytes)))
         case .url(let url):
-            return .object([("$url", .string(url.relative)), ("base", node(url.base))])
+            return .object([("$url", .string(url.relative)), ("base", child(url.base))])
         case .object(let object):
             var members: [(key: String, value: JSONNode)] = [
                 ("$class", .string(object.className)), ("$classes", .array(object.classChain.map { .string($0) })),
             ]
             for (key, field) in object.fields.entries {
-                members.append((escapedFieldName(key), node(field)))
+                members.append((escapedFieldName(key), child(field)))
             }
             return .object(members)
         case .reference(let path):
             return tagged("$ref", .string(path))
         case .archive(let archive):
-            return tagged("$archive", JSONFields(archive.top).jsonNode)
+            return tagged("$archive", .deferred(.fields(archive.top)))
         case .cycle(let uid):
             return tagged("$cycle", .number(String(uid)))
         }
@@ -102,7 +111,11 @@ struct JSONFields: Encodable, JSONNodeConvertible {
     }
 
     var jsonNode: JSONNode {
-        .object(fields.entries.map { ($0, JSONArchiveValue.node($1)) })
+        .deferred(.fields(fields))
+    }
+
+    static func node(_ fields: ArchiveFields) -> JSONNode {
+        .object(fields.entries.map { ($0, JSONArchiveValue.child($1)) })
     }
 }
 

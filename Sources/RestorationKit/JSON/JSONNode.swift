@@ -7,6 +7,25 @@ enum JSONNode {
     case array([JSONNode])
     /// Members in encoding order; the writer sorts them.
     case object([(key: String, value: JSONNode)])
+    /// An archive value not yet turned into nodes: the writer expands it one level at a time,
+    /// so that the nodes of a large archive never exist all at once.
+    case deferred(JSONDeferred)
+}
+
+/// Archive content whose nodes are built only when it is written.
+enum JSONDeferred {
+    case value(ArchiveValue)
+    case fields(ArchiveFields)
+    case restorationObject(RestorationObject)
+
+    /// One level of nodes; containers inside it stay deferred.
+    var node: JSONNode {
+        switch self {
+        case .value(let value): JSONArchiveValue.node(value)
+        case .fields(let fields): JSONFields.node(fields)
+        case .restorationObject(let object): ObjectDocument.node(object)
+        }
+    }
 }
 
 /// A value that knows its JSON form and can skip the `Encoder` machinery.
@@ -36,6 +55,8 @@ extension JSONNode: Encodable {
         case .object(let members):
             var container = encoder.container(keyedBy: JSONKey.self)
             for member in members { try container.encode(member.value, forKey: JSONKey(member.key)) }
+        case .deferred(let content):
+            try content.node.encode(to: encoder)
         }
     }
 }

@@ -1,17 +1,36 @@
 /// Writes a `JSONNode` as pretty-printed JSON with object keys sorted by their UTF-8 bytes,
 /// so that output is stable and diffable whatever order the archive stored them in.
+///
+/// The text goes to `sink` in pieces of about `chunkSize` bytes as it is made, and deferred
+/// nodes are expanded only when reached: neither the text nor the nodes of a large archive
+/// are held whole.
 struct JSONTextWriter {
+    static let chunkSize = 1 << 20
     private var output: [UInt8] = []
+    private let sink: (UnsafeRawBufferPointer) -> Void
 
-    static func write(_ node: JSONNode) -> String {
-        var writer = JSONTextWriter()
-        writer.output.reserveCapacity(1 << 16)
+    private init(sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        self.sink = sink
+        output.reserveCapacity(Self.chunkSize + (1 << 16))
+    }
+
+    /// Writes `node` and a final newline.
+    static func write(_ node: JSONNode, to sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        var writer = JSONTextWriter(sink: sink)
         writer.write(node, indent: 0)
-        return String(decoding: writer.output, as: UTF8.self)
+        writer.output.append(UInt8(ascii: "\n"))
+        writer.flush()
+    }
+
+    private mutating func flush() {
+        output.withUnsafeBytes(sink)
+        output.removeAll(keepingCapacity: true)
     }
 
     private mutating func write(_ node: JSONNode, indent: Int) {
+        if output.count >= Self.chunkSize { flush() }
         switch node {
+        case .deferred(let content): write(content.node, indent: indent)
         case .null: append("null")
         case .bool(let value): append(value ? "true" : "false")
         case .number(let text): append(text)
@@ -61,23 +80,37 @@ struct JSONTextWriter {
     }
 
     private mutating func writeString(_ text: String) {
-        let hex = Array("0123456789abcdef".utf8)
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20, 0x7F:
-                output.append(contentsOf: Array("\\u00".utf8))
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0x0F)])
-            default:
-                output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Most strings need no escape: copy them whole.
+            if !bytes.contains(where: Self.needsEscape) {
+                output.append(contentsOf: bytes)
+            } else {
+                for byte in bytes { appendEscaped(byte) }
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        let hex = "0123456789abcdef".utf8
+        switch byte {
+        case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x00..<0x20, 0x7F:
+            output.append(contentsOf: "\\u00".utf8)
+            output.append(hex[hex.index(hex.startIndex, offsetBy: Int(byte >> 4))])
+            output.append(hex[hex.index(hex.startIndex, offsetBy: Int(byte & 0x0F))])
+        default:
+            output.append(byte)
+        }
     }
 }

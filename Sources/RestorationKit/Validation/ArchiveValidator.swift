@@ -22,8 +22,9 @@ public struct ArchiveValidator: Sendable {
     }
 }
 
-/// What several rules need to know about an archive, computed once.
-struct ValidationContext {
+/// What several rules need to know about an archive, computed once. A class: the rules' visitor
+/// closures capture it, and copying its sets for each value visited dominated validation.
+final class ValidationContext {
     let archive: RestorationArchive
     /// Listed paths that have an entry: the objects UIKit can restore.
     let saved: Set<String>

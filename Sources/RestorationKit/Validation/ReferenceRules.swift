@@ -106,10 +106,10 @@ enum ReferenceRules {
     private static func checkFirstResponders(_ context: ValidationContext) -> [Diagnostic] {
         guard case .array(let paths)? = context.archive.appState["kFirstRespondersKey"] else { return [] }
         // Views of an object whose state cannot be decoded are unknown; that object is reported already.
-        let undecodable = context.archive.objects.filter { $0.state == nil && $0.undecodedEntry != nil }.map(\.identifierPath)
+        let undecodable = UndecodableObjects(context.archive)
         return paths.compactMap(\.stringValue).compactMap { path in
             guard !context.saved.contains(path), !context.viewPaths.contains(path) else { return nil }
-            guard !undecodable.contains(where: { IdentifierPath(path).hasPrefix($0) }) else { return nil }
+            guard !undecodable.containsAncestor(of: path) else { return nil }
             return Diagnostic(.warning, .firstResponderUnknownPath, path: path, key: "kFirstRespondersKey",
                 "the first responder path names neither a saved object nor a saved view: UIKit cannot make it first responder again")
         }
@@ -135,5 +135,28 @@ enum ReferenceRules {
         default:
             break
         }
+    }
+}
+
+/// The paths of objects whose state cannot be decoded, asked "is one of you at or above this
+/// path?" without comparing every pair: only prefixes as long as one of them are looked up, so
+/// that many first responders against many undecodable objects stay linear.
+private struct UndecodableObjects {
+    private let paths: Set<String>
+    private let lengths: Set<Int>
+
+    init(_ archive: RestorationArchive) {
+        paths = Set(archive.objects.filter { $0.state == nil && $0.undecodedEntry != nil }.map(\.identifierPath.rawValue))
+        lengths = Set(paths.map(\.utf8.count))
+    }
+
+    func containsAncestor(of path: String) -> Bool {
+        guard !paths.isEmpty else { return false }
+        if paths.contains(path) { return true }
+        let bytes = Array(path.utf8)
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "/") && lengths.contains(offset) {
+            if paths.contains(String(decoding: bytes[..<offset], as: UTF8.self)) { return true }
+        }
+        return false
     }
 }

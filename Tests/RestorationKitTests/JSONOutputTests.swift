@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+@testable import RestorationKit
+
+/// The streaming JSON writer: text handed out in pieces must join into the same document a
+/// single piece gives, and nested archive values are expanded in place.
+final class JSONOutputTests: XCTestCase {
+    private struct Document: Encodable {
+        let value: ArchiveValue
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: JSONKey.self)
+            try container.encode(JSONArchiveValue(value), forKey: "value")
+        }
+    }
+
+    func testLargeOutputArrivesInPiecesAndJoinsIntoOneDocument() throws {
+        let count = 60_000
+        let value = ArchiveValue.array((0..<count).map { index in
+            .dictionary(ArchiveDictionary(entries: [
+                .init(key: .string("n"), value: .integer(Int128(index))), .init(key: .string("s"), value: .string("item \(index)")),
+            ]))
+        })
+        var pieces: [Int] = []
+        var bytes: [UInt8] = []
+        try JSONOutput.write([Document(value: value)], asArray: false) { piece in
+            pieces.append(piece.count)
+            bytes.append(contentsOf: piece)
+        }
+        XCTAssertGreaterThan(pieces.count, 2, "more than \(JSONTextWriter.chunkSize) bytes come in several pieces")
+        XCTAssertTrue(pieces.dropLast().allSatisfy { $0 >= JSONTextWriter.chunkSize && $0 < JSONTextWriter.chunkSize + 4096 })
+        XCTAssertEqual(bytes.last, UInt8(ascii: "\n"))
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), try JSONOutput.text([Document(value: value)], asArray: false))
+        let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let elements = try XCTUnwrap(parsed["value"] as? [[String: Any]])
+        XCTAssertEqual(elements.count, count)
+        XCTAssertEqual(elements.last?["n"] as? Int, count - 1)
+        XCTAssertEqual(elements.last?["s"] as? String, "item \(count - 1)")
+    }
+
+    func testNestedContainersAreWrittenWithSortedKeys() throws {
+        let inner = ArchiveValue.dictionary(ArchiveDictionary(entries: [
+            .init(key: .string("b"), value: .boolean(true)), .init(key: .string("a"), value: .array([.null, .real(1.5)])),
+        ]))
+        let text = try JSONOutput.text([Document(value: .array([inner, .set([.string("x")])]))], asArray: false)
+        XCTAssertEqual(text, """
+            {
+              "value": [
+                {
+                  "a": [
+                    null,
+                    1.5
+                  ],
+                  "b": true
+                },
+                {
+                  "$set": [
+                    "x"
+                  ]
+                }
+              ]
+            }
+
+            """)
+    }
+}
