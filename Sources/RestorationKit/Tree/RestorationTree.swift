@@ -19,12 +19,14 @@ public struct RestorationTree: Sendable {
     }
 
     public var roots: [Node]
+    /// References from app-level keys (outside every object) to paths with no saved object.
+    public var appDangling: [(key: String, target: String)]
 
     public init(_ archive: RestorationArchive) {
-        roots = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { Self.build(archive) }
+        (roots, appDangling) = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { Self.build(archive) }
     }
 
-    private static func build(_ archive: RestorationArchive) -> [Node] {
+    private static func build(_ archive: RestorationArchive) -> ([Node], [(key: String, target: String)]) {
         let paths = archive.objects.map(\.identifierPath.rawValue)
         let known = Set(paths)
         var childrenOf: [String: [Int]] = [:]
@@ -36,32 +38,38 @@ public struct RestorationTree: Sendable {
                 rootIndices.append(index)
             }
         }
-        var presented = Set<String>()
-        var selected = Set<String>()
-        for object in archive.objects {
-            if case .reference(let target)? = object.state?[RestorationKeys.presentedViewController] { presented.insert(target) }
-            if case .reference(let target)? = object.state?[RestorationKeys.tabBarSelectedViewController] { selected.insert(target) }
+        /// Whether the parent's state refers to `path` under `key`.
+        func parent(_ parent: Int?, names path: String, under key: String) -> Bool {
+            guard let parent, case .reference(let target)? = archive.objects[parent].state?[key] else { return false }
+            return target == path
         }
         // Dangling references as the validator defines them, attached to the object they are in.
         var dangling: [String: [(key: String, target: String)]] = [:]
+        var appDangling: [(key: String, target: String)] = []
         let viewOwner = Dictionary(archive.objects.flatMap { object in object.views.map { ($0.identifierPath.rawValue, object.identifierPath.rawValue) } },
                                    uniquingKeysWith: { first, _ in first })
         for diagnostic in ArchiveValidator().validate(archive) where diagnostic.rule == .danglingReference {
-            guard let path = diagnostic.identifierPath, let target = diagnostic.target else { continue }
+            guard let target = diagnostic.target else { continue }
+            guard let path = diagnostic.identifierPath else {
+                appDangling.append((diagnostic.key ?? "", target))
+                continue
+            }
             dangling[viewOwner[path] ?? path, default: []].append((diagnostic.key ?? "", target))
         }
 
-        func node(_ index: Int, parent: String?) -> Node {
+        func node(_ index: Int, parentIndex: Int?) -> Node {
             let object = archive.objects[index]
             let path = object.identifierPath.rawValue
-            let label = parent.map { String(path.dropFirst($0.count + 1)).replacingIndexComponents() } ?? path
+            let label = parentIndex.map { String(path.dropFirst(archive.objects[$0].identifierPath.rawValue.count + 1)).replacingIndexComponents() } ?? path
             return Node(
                 identifierPath: object.identifierPath, label: label, restorationClass: object.restorationClass,
-                views: object.views.map(\.identifierPath), presented: presented.contains(path), selected: selected.contains(path),
+                views: object.views.map(\.identifierPath),
+                presented: parent(parentIndex, names: path, under: RestorationKeys.presentedViewController),
+                selected: parent(parentIndex, names: path, under: RestorationKeys.tabBarSelectedViewController),
                 stateProblem: object.stateProblem, dangling: dangling[path] ?? [],
-                children: (childrenOf[path] ?? []).map { node($0, parent: path) })
+                children: (childrenOf[path] ?? []).map { node($0, parentIndex: index) })
         }
-        return rootIndices.map { node($0, parent: nil) }
+        return (rootIndices.map { node($0, parentIndex: nil) }, appDangling)
     }
 }
 

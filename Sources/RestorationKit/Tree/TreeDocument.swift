@@ -14,6 +14,7 @@ public struct TreeDocument: Encodable {
         try container.encode(Self.schemaVersion, forKey: "schemaVersion")
         try container.encode(file, forKey: "file")
         try container.encode(tree.roots.map(NodeDocument.init), forKey: "roots")
+        try container.encode(tree.appDangling.map { ["key": $0.key, "target": $0.target] }, forKey: "appDangling")
     }
 
     private struct NodeDocument: Encodable {

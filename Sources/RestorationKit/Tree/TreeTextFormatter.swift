@@ -15,6 +15,11 @@ public struct TreeTextFormatter: Sendable {
             for root in tree.roots {
                 write(root, prefix: "", connector: "", into: &text, counts: &counts)
             }
+            // References from app-level keys belong to no object: drawn as roots of their own.
+            for reference in tree.appDangling {
+                counts.dangling += 1
+                text += danglingLeaf(reference, owner: "app state") + "\n"
+            }
             text += "\(counts.objects) object\(counts.objects == 1 ? "" : "s"), \(counts.views) view\(counts.views == 1 ? "" : "s"), "
                 + "\(counts.dangling) dangling reference\(counts.dangling == 1 ? "" : "s")\n"
             return text
@@ -43,7 +48,7 @@ public struct TreeTextFormatter: Sendable {
 
         // Children continue the drawing; dangling references are drawn as leaves after them.
         let childPrefix = prefix + (connector.isEmpty ? "" : (connector == "└── " ? "    " : "│   "))
-        let leaves = node.dangling.map { style.paint("✗ " + TextEscaping.escape($0.target) + "  (\(TextEscaping.escape($0.key)): not saved)", .red) }
+        let leaves = node.dangling.map { danglingLeaf($0, owner: nil) }
         let total = node.children.count + leaves.count
         for (position, child) in node.children.enumerated() {
             write(child, prefix: childPrefix, connector: position == total - 1 ? "└── " : "├── ", into: &text, counts: &counts)
@@ -51,5 +56,10 @@ public struct TreeTextFormatter: Sendable {
         for (position, leaf) in leaves.enumerated() {
             text += childPrefix + (node.children.count + position == total - 1 ? "└── " : "├── ") + leaf + "\n"
         }
+    }
+
+    private func danglingLeaf(_ reference: (key: String, target: String), owner: String?) -> String {
+        let place = owner.map { $0 + " " } ?? ""
+        return style.paint("✗ " + TextEscaping.escape(reference.target) + "  (\(place)\(TextEscaping.escape(reference.key)): not saved)", .red)
     }
 }
