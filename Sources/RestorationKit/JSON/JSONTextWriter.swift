@@ -71,8 +71,10 @@ struct JSONTextWriter {
     /// output proportional to its values, not to values × depth.
     static let maximumIndent = 32
 
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 2 * maximumIndent)
+
     private mutating func newlineIndent(_ level: Int) {
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * min(level, Self.maximumIndent)))
+        output.append(contentsOf: Self.spaces[0..<(2 * min(level, Self.maximumIndent))])
     }
 
     private mutating func append(_ text: String) {

@@ -129,7 +129,7 @@ public struct RestorationArchive: Hashable, Sendable {
                 leftovers.append(entry)
             }
         }
-        var state = top.removing([RestorationKeys.viewRestorationData])
+        var state = top.removing(RestorationKeys.viewRestorationData)
         if !leftovers.isEmpty {
             state = ArchiveFields(
                 keys: state.keys + [RestorationKeys.viewRestorationData],

@@ -8,10 +8,11 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
     public private(set) var keys: [String]
     public private(set) var values: [Value]
     /// Built only for larger dictionaries: an outer restoration archive's `$top` has one key per
-    /// saved object, where a linear search per lookup would make decoding quadratic.
+    /// saved object, where a linear search per lookup would make decoding quadratic. Below the
+    /// threshold a linear search is cheaper than hashing every key of every object's state.
     private var index: [String: Int]?
 
-    private static var indexThreshold: Int { 12 }
+    private static var indexThreshold: Int { 64 }
 
     public init(keys: [String], values: [Value]) {
         precondition(keys.count == values.count, "keys and values differ in count")
@@ -44,6 +45,19 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
     public static var empty: Self { Self(keys: [], values: []) }
 
     /// The same fields without those whose key is in `removed`.
+    /// Without every entry under `key`: one pass, no hashing (it runs once per saved object).
+    public func removing(_ key: String) -> Self {
+        var keptKeys: [String] = []
+        var keptValues: [Value] = []
+        keptKeys.reserveCapacity(keys.count)
+        keptValues.reserveCapacity(keys.count)
+        for position in keys.indices where keys[position] != key {
+            keptKeys.append(keys[position])
+            keptValues.append(values[position])
+        }
+        return Self(keys: keptKeys, values: keptValues)
+    }
+
     public func removing(_ removed: Set<String>) -> Self {
         let kept = entries.filter { !removed.contains($0.0) }
         return Self(keys: kept.map(\.0), values: kept.map(\.1))
