@@ -115,7 +115,7 @@ struct ObjectDocument: Encodable, JSONNodeConvertible {
             ("stateProblem", string(object.stateProblem)),
         ]
         if let entry = object.undecodedEntry {
-            members.append(("entry", JSONArchiveValue.child(entry)))
+            members.append(("entry", .deferred(.value(entry))))
         }
         return .object(members)
     }

@@ -18,79 +18,119 @@ struct JSONArchiveValue: Encodable, JSONNodeConvertible {
         try jsonNode.encode(to: encoder)
     }
 
-    /// The encoding itself, built directly and lazily: going through `Encoder` containers for
-    /// every value of a large archive costs more than decoding it.
+    /// Deferred: the writer encodes the value straight into its text when it gets there, and
+    /// going through `Encoder` containers for every value of a large archive costs more than
+    /// decoding it.
     var jsonNode: JSONNode {
-        Self.child(value)
+        .deferred(.value(value))
     }
 
-    /// The node for a value inside another: scalars at once, containers deferred.
-    static func child(_ value: ArchiveValue) -> JSONNode {
-        switch value {
-        case .array, .set, .orderedSet, .dictionary, .url, .object, .archive: .deferred(.value(value))
-        default: node(value)
-        }
-    }
-
-    /// One level of the encoding of `value`.
-    static func node(_ value: ArchiveValue) -> JSONNode {
+    /// The encoding itself.
+    static func write<Sink: JSONSink>(_ value: ArchiveValue, to sink: inout Sink) {
         switch value {
         case .null:
-            return .null
+            sink.writeNull()
         case .string(let string):
-            return .string(string)
+            sink.writeString(string)
         case .integer(let integer):
-            return exactIntegerRange.contains(integer) ? .number(String(integer)) : tagged("$integer", .string(String(integer)))
+            if exactIntegerRange.contains(integer) {
+                sink.writeInteger(Int64(integer))
+            } else {
+                sink.writeTagged("$integer") { $0.writeString(String(integer)) }
+            }
         case .real(let real):
-            return real.isFinite ? .number(real.description) : tagged("$real", .string(real.isNaN ? "nan" : (real < 0 ? "-inf" : "inf")))
+            if real.isFinite {
+                sink.writeNumber(real.description)
+            } else {
+                sink.writeTagged("$real") { $0.writeString(real.isNaN ? "nan" : (real < 0 ? "-inf" : "inf")) }
+            }
         case .boolean(let boolean):
-            return .bool(boolean)
+            sink.writeBool(boolean)
         case .date(let seconds):
             if let iso = ReferenceDate.iso8601(seconds) {
-                return tagged("$date", .string(iso))
+                sink.writeTagged("$date") { $0.writeString(iso) }
+            } else {
+                sink.writeObject(keys: ["$date", "referenceSeconds"]) { sink, index in
+                    if index == 0 { sink.writeNull() } else { write(.real(seconds), to: &sink) }
+                }
             }
-            return .object([("$date", .null), ("referenceSeconds", child(.real(seconds)))])
         case .data(let data):
-            var members: [(key: String, value: JSONNode)] = [
-                ("$data", .string(ByteFormatting.base64(data.bytes))), ("length", .number(String(data.bytes.count))),
-            ]
-            if let error = data.archiveError { members.append(("archiveError", .string(error))) }
-            return .object(members)
+            let keys = data.archiveError == nil ? ["$data", "length"] : ["$data", "length", "archiveError"]
+            sink.writeObject(keys: keys) { sink, index in
+                switch index {
+                case 0: sink.writeString(ByteFormatting.base64(data.bytes))
+                case 1: sink.writeInteger(Int64(data.bytes.count))
+                default: sink.writeString(data.archiveError)
+                }
+            }
         case .array(let elements):
-            return .array(elements.map(child))
+            writeElements(elements, to: &sink)
         case .set(let elements):
-            return tagged("$set", .array(elements.map(child)))
+            sink.writeTagged("$set") { writeElements(elements, to: &$0) }
         case .orderedSet(let elements):
-            return tagged("$orderedSet", .array(elements.map(child)))
+            sink.writeTagged("$orderedSet") { writeElements(elements, to: &$0) }
         case .dictionary(let dictionary):
-            if let fields = dictionary.stringKeyed, !fields.keys.contains(where: { $0.hasPrefix("$") }),
-               Set(fields.keys).count == fields.count {
-                return JSONFields.node(fields)
+            if let keys = plainKeys(dictionary) {
+                sink.writeObject(keys: keys) { sink, index in write(dictionary.entries[index].value, to: &sink) }
+            } else {
+                sink.writeTagged("$dictionary") { sink in
+                    sink.writeArray(count: dictionary.entries.count) { sink, index in
+                        let entry = dictionary.entries[index]
+                        writeElements([entry.key, entry.value], to: &sink)
+                    }
+                }
             }
-            return tagged("$dictionary", .array(dictionary.entries.map { .array([child($0.key), child($0.value)]) }))
         case .uuid(let bytes):
-            return tagged("$uuid", .string(ByteFormatting.uuidString(bytes)))
+            sink.writeTagged("$uuid") { $0.writeString(ByteFormatting.uuidString(bytes)) }
         case .url(let url):
-            return .object([("$url", .string(url.relative)), ("base", child(url.base))])
-        case .object(let object):
-            var members: [(key: String, value: JSONNode)] = [
-                ("$class", .string(object.className)), ("$classes", .array(object.classChain.map { .string($0) })),
-            ]
-            for (key, field) in object.fields.entries {
-                members.append((escapedFieldName(key), child(field)))
+            sink.writeObject(keys: ["$url", "base"]) { sink, index in
+                if index == 0 { sink.writeString(url.relative) } else { write(url.base, to: &sink) }
             }
-            return .object(members)
+        case .object(let object):
+            let fields = object.fields
+            sink.writeObject(keys: ["$class", "$classes"] + fields.keys.map(escapedFieldName)) { sink, index in
+                switch index {
+                case 0: sink.writeString(object.className)
+                case 1: sink.writeArray(count: object.classChain.count) { sink, position in sink.writeString(object.classChain[position]) }
+                default: write(fields.values[index - 2], to: &sink)
+                }
+            }
         case .reference(let path):
-            return tagged("$ref", .string(path))
+            sink.writeTagged("$ref") { $0.writeString(path) }
         case .archive(let archive):
-            return tagged("$archive", .deferred(.fields(archive.top)))
+            sink.writeTagged("$archive") { JSONFields.write(archive.top, to: &$0) }
         case .cycle(let uid):
-            return tagged("$cycle", .number(String(uid)))
+            sink.writeTagged("$cycle") { $0.writeNumber(String(uid)) }
         }
     }
 
-    private static func tagged(_ tag: String, _ value: JSONNode) -> JSONNode {
-        .object([(tag, value)])
+    private static func writeElements<Sink: JSONSink>(_ elements: [ArchiveValue], to sink: inout Sink) {
+        sink.writeArray(count: elements.count) { sink, index in write(elements[index], to: &sink) }
+    }
+
+    /// The keys of a dictionary that can be written as a plain JSON object: all strings, none
+    /// beginning with `$`, no two the same. Nil otherwise.
+    private static func plainKeys(_ dictionary: ArchiveDictionary) -> [String]? {
+        var keys: [String] = []
+        keys.reserveCapacity(dictionary.entries.count)
+        for entry in dictionary.entries {
+            guard case .string(let key) = entry.key, !key.hasPrefix("$") else { return nil }
+            keys.append(key)
+        }
+        return hasDuplicates(keys) ? nil : keys
+    }
+
+    /// Small dictionaries, the usual case, are checked pairwise: cheaper than hashing.
+    private static func hasDuplicates(_ keys: [String]) -> Bool {
+        guard keys.count > 16 else {
+            for first in keys.indices {
+                for second in keys.indices where second > first && keys[first] == keys[second] {
+                    return true
+                }
+            }
+            return false
+        }
+        return Set(keys).count != keys.count
     }
 
     static func escapedFieldName(_ key: String) -> String {
@@ -114,8 +154,8 @@ struct JSONFields: Encodable, JSONNodeConvertible {
         .deferred(.fields(fields))
     }
 
-    static func node(_ fields: ArchiveFields) -> JSONNode {
-        .object(fields.entries.map { ($0, JSONArchiveValue.child($1)) })
+    static func write<Sink: JSONSink>(_ fields: ArchiveFields, to sink: inout Sink) {
+        sink.writeObject(keys: fields.keys) { sink, index in JSONArchiveValue.write(fields.values[index], to: &sink) }
     }
 }
 

@@ -12,19 +12,23 @@ enum JSONNode {
     case deferred(JSONDeferred)
 }
 
-/// Archive content whose nodes are built only when it is written.
+/// Archive content that is encoded only when it is written, straight into the sink.
 enum JSONDeferred {
     case value(ArchiveValue)
     case fields(ArchiveFields)
     case restorationObject(RestorationObject)
 
-    /// One level of nodes; containers inside it stay deferred.
-    var node: JSONNode {
+    func write<Sink: JSONSink>(to sink: inout Sink) {
         switch self {
-        case .value(let value): JSONArchiveValue.node(value)
-        case .fields(let fields): JSONFields.node(fields)
-        case .restorationObject(let object): ObjectDocument.node(object)
+        case .value(let value): JSONArchiveValue.write(value, to: &sink)
+        case .fields(let fields): JSONFields.write(fields, to: &sink)
+        case .restorationObject(let object): sink.write(ObjectDocument.node(object))
         }
+    }
+
+    /// The whole content as nodes.
+    var node: JSONNode {
+        JSONNodeBuilder.build { write(to: &$0) }
     }
 }
 

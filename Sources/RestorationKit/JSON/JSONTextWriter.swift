@@ -1,13 +1,20 @@
-/// Writes a `JSONNode` as pretty-printed JSON with object keys sorted by their UTF-8 bytes,
-/// so that output is stable and diffable whatever order the archive stored them in.
+/// Writes JSON as pretty-printed text with object keys sorted by their UTF-8 bytes, so that
+/// output is stable and diffable whatever order the archive stored them in.
 ///
-/// The text goes to `sink` in pieces of about `chunkSize` bytes as it is made, and deferred
-/// nodes are expanded only when reached: neither the text nor the nodes of a large archive
-/// are held whole.
-struct JSONTextWriter {
+/// The text goes to `sink` in pieces of about `chunkSize` bytes as it is made, and archive
+/// values are encoded straight into it (see `JSONSink`): neither the text nor nodes for a large
+/// archive are held whole.
+struct JSONTextWriter: JSONSink {
     static let chunkSize = 1 << 20
+    /// Indentation stops growing at this depth, so that deeply nested hostile input makes
+    /// output proportional to its values, not to values × depth.
+    static let maximumIndent = 32
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 2 * maximumIndent)
+
     private var output: [UInt8] = []
     private let sink: (UnsafeRawBufferPointer) -> Void
+    /// The nesting level of the value being written.
+    private var level = 0
 
     private init(sink: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.sink = sink
@@ -17,7 +24,7 @@ struct JSONTextWriter {
     /// Writes `node` and a final newline.
     static func write(_ node: JSONNode, to sink: @escaping (UnsafeRawBufferPointer) -> Void) {
         var writer = JSONTextWriter(sink: sink)
-        writer.write(node, indent: 0)
+        writer.write(node)
         writer.output.append(UInt8(ascii: "\n"))
         writer.flush()
     }
@@ -27,61 +34,43 @@ struct JSONTextWriter {
         output.removeAll(keepingCapacity: true)
     }
 
-    private mutating func write(_ node: JSONNode, indent: Int) {
-        if output.count >= Self.chunkSize { flush() }
-        switch node {
-        case .deferred(let content): write(content.node, indent: indent)
-        case .null: append("null")
-        case .bool(let value): append(value ? "true" : "false")
-        case .number(let text): append(text)
-        case .string(let text): writeString(text)
-        case .array(let elements):
-            guard !elements.isEmpty else { return append("[]") }
-            append("[")
-            for (position, element) in elements.enumerated() {
-                append(position == 0 ? "\n" : ",\n")
-                newlineIndent(indent + 1)
-                write(element, indent: indent + 1)
+    // MARK: JSONSink
+
+    mutating func write(_ node: JSONNode) {
+        writeNode(node)
+    }
+
+    mutating func writeNull() {
+        append("null")
+    }
+
+    mutating func writeBool(_ value: Bool) {
+        append(value ? "true" : "false")
+    }
+
+    mutating func writeInteger(_ value: Int64) {
+        // Digits straight into the output: most values of an archive are small integers.
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, kept off the heap
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for position in stride(from: count - 1, through: 0, by: -1) {
+                output.append(buffer[position])
             }
-            append("\n")
-            newlineIndent(indent)
-            append("]")
-        case .object(let members):
-            guard !members.isEmpty else { return append("{}") }
-            // A stable sort: duplicate keys from a damaged archive keep their order.
-            let sorted = members.enumerated().sorted { lhs, rhs in
-                if lhs.element.key == rhs.element.key { return lhs.offset < rhs.offset }
-                return lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
-            }
-            append("{")
-            for (position, member) in sorted.enumerated() {
-                append(position == 0 ? "\n" : ",\n")
-                newlineIndent(indent + 1)
-                writeString(member.element.key)
-                append(": ")
-                write(member.element.value, indent: indent + 1)
-            }
-            append("\n")
-            newlineIndent(indent)
-            append("}")
         }
     }
 
-    /// Indentation stops growing at this depth, so that deeply nested hostile input makes
-    /// output proportional to its values, not to values × depth.
-    static let maximumIndent = 32
-
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 2 * maximumIndent)
-
-    private mutating func newlineIndent(_ level: Int) {
-        output.append(contentsOf: Self.spaces[0..<(2 * min(level, Self.maximumIndent))])
+    mutating func writeNumber(_ text: String) {
+        append(text)
     }
 
-    private mutating func append(_ text: String) {
-        output.append(contentsOf: text.utf8)
-    }
-
-    private mutating func writeString(_ text: String) {
+    mutating func writeString(_ text: String) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
@@ -95,12 +84,95 @@ struct JSONTextWriter {
         output.append(UInt8(ascii: "\""))
     }
 
+    mutating func writeArray(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
+        guard count > 0 else { return append("[]") }
+        output.append(UInt8(ascii: "["))
+        level += 1
+        for index in 0..<count {
+            startMember(first: index == 0)
+            element(&self, index)
+        }
+        level -= 1
+        close(UInt8(ascii: "]"))
+    }
+
+    mutating func writeObject(keys: [String], _ value: (inout JSONTextWriter, Int) -> Void) {
+        guard !keys.isEmpty else { return append("{}") }
+        output.append(UInt8(ascii: "{"))
+        level += 1
+        for (position, index) in Self.sortedOrder(keys).enumerated() {
+            startMember(first: position == 0)
+            writeString(keys[index])
+            append(": ")
+            value(&self, index)
+        }
+        level -= 1
+        close(UInt8(ascii: "}"))
+    }
+
+    // MARK: Layout
+
+    /// A comma unless first, then a new line indented to the current level.
+    private mutating func startMember(first: Bool) {
+        if output.count >= Self.chunkSize { flush() }
+        if !first { output.append(UInt8(ascii: ",")) }
+        newline()
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        newline()
+        output.append(bracket)
+    }
+
+    private mutating func newline() {
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: Self.spaces[0..<(2 * min(level, Self.maximumIndent))])
+    }
+
+    /// Indices of `keys` in the order of their UTF-8 bytes; equal keys (from a damaged archive)
+    /// keep their order.
+    static func sortedOrder(_ keys: [String]) -> [Int] {
+        let order = Array(keys.indices)
+        // Keys often come sorted already (documents, small states): check before sorting.
+        if zip(keys, keys.dropFirst()).allSatisfy({ !utf8Precedes($1, $0) }) { return order }
+        return order.sorted { lhs, rhs in
+            if utf8Precedes(keys[lhs], keys[rhs]) { return true }
+            if utf8Precedes(keys[rhs], keys[lhs]) { return false }
+            return lhs < rhs
+        }
+    }
+
+    /// Byte-wise comparison of the UTF-8 forms (not Swift's `<`, which compares canonically
+    /// equivalent strings as equal).
+    static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
+        }
+    }
+
+    // MARK: Text
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    private mutating func append(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {
-        let hex = "0123456789abcdef".utf8
+        let hex: StaticString = "0123456789abcdef"
         switch byte {
         case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
         case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
@@ -108,9 +180,11 @@ struct JSONTextWriter {
         case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
         case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
         case 0x00..<0x20, 0x7F:
-            output.append(contentsOf: "\\u00".utf8)
-            output.append(hex[hex.index(hex.startIndex, offsetBy: Int(byte >> 4))])
-            output.append(hex[hex.index(hex.startIndex, offsetBy: Int(byte & 0x0F))])
+            append("\\u00")
+            hex.withUTF8Buffer { digits in
+                output.append(digits[Int(byte >> 4)])
+                output.append(digits[Int(byte & 0x0F)])
+            }
         default:
             output.append(byte)
         }
