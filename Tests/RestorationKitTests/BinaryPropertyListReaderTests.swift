@@ -21,6 +21,16 @@ final class BinaryPropertyListReaderTests: XCTestCase {
         XCTAssertEqual(top["floatPointOne"], .real(Double(Float(0.1))))
     }
 
+    func testObjectCountIsBoundedByTheValueLimit() throws {
+        // Slots for every object are made before reading: a count above the limit is refused first.
+        let bytes = BinaryPlistBuilder.objects([[0xA2, 1, 2], [0x10, 1], [0x10, 2]])
+        XCTAssertEqual(try read(bytes, limits: DecodingLimits(maxNodes: 3)), .array([.integer(1), .integer(2)]))
+        XCTAssertThrowsError(try read(bytes, limits: DecodingLimits(maxNodes: 2))) { error in
+            XCTAssertEqual((error as? PropertyListError)?.reason, "property list has 3 objects, more than the limit of 2 values")
+            XCTAssertEqual((error as? PropertyListError)?.exceedsLimit, true)
+        }
+    }
+
     func testMinimalHandMadeFile() throws {
         // bplist00, one object (integer 7), offset table, trailer.
         let bytes = BinaryPlistBuilder.single(object: [0x10, 0x07])

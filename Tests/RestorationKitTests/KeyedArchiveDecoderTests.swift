@@ -122,4 +122,43 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         guard case .data(let data)? = outer.top["blob"] else { return XCTFail("should stay data") }
         XCTAssertNotNil(data.archiveError)
     }
+
+    /// Binary input is decoded from its bytes, XML and already-read input from a tree laid out as
+    /// a table: both roads must give the same archive.
+    func testBinaryBytesAndTheirTreeDecodeAlike() throws {
+        for name in ["ios8-tabbar.data", "ios7-plain.data", "values.data", "not-restoration.data", "float32.data"] {
+            let bytes = try FixtureFiles.bytes(name)
+            let fromBytes = try KeyedArchiveDecoder().decode(bytes)
+            let fromTree = try KeyedArchiveDecoder().decode(propertyList: PropertyListReader().read(bytes))
+            XCTAssertEqual(fromBytes, fromTree, name)
+        }
+    }
+
+    func testObjectCountIsBoundedByTheValueLimit() {
+        let plist = PropertyListValue.dictionary(PropertyListDictionary([
+            ("$archiver", .string("NSKeyedArchiver")),
+            ("$top", .dictionary(PropertyListDictionary([("a", .uid(1))]))),
+            ("$objects", .array([.string("$null")] + Array(repeating: .string("x"), count: 10))),
+        ]))
+        assertArchiveError(
+            try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 10)).decode(propertyList: plist),
+            kind: .limitExceeded, contains: "$objects has 11 entries, more than the limit of 10 values")
+        XCTAssertNoThrow(try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 11)).decode(propertyList: plist))
+    }
+
+    func testContainerHoldingItselfInsideAnArchiveIsACycleError() {
+        func ascii(_ text: String) -> [UInt8] {
+            let bytes = Array(text.utf8)
+            return (bytes.count < 15 ? [0x50 | UInt8(bytes.count)] : [0x5F, 0x10, UInt8(bytes.count)]) + bytes
+        }
+        let bytes = BinaryPlistBuilder.objects([
+            [0xD3, 1, 2, 3, 4, 5, 6],  // {$archiver: 4, $top: 5, $objects: 6}
+            ascii("$archiver"), ascii("$top"), ascii("$objects"), ascii("NSKeyedArchiver"),
+            [0xD1, 8, 7],  // $top: {k: 7}
+            [0xA1, 9],  // $objects: ["$null"]
+            [0xA1, 7],  // an array whose only element is itself
+            ascii("k"), ascii("$null"),
+        ])
+        assertArchiveError(try KeyedArchiveDecoder().decode(bytes), kind: .unreadable, contains: "reference cycle: object 7 contains itself")
+    }
 }

@@ -1,5 +1,5 @@
 /// Why a file could not be decoded as a keyed archive.
-public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible, PropertyListErrorConvertible {
     public enum Kind: Sendable, Equatable {
         /// The bytes are not a readable property list.
         case unreadable
@@ -24,7 +24,11 @@ public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible 
         self.location = location
     }
 
-    init(_ error: PropertyListError, location: [String] = []) {
+    init(_ error: PropertyListError) {
+        self.init(error, location: [])
+    }
+
+    init(_ error: PropertyListError, location: [String]) {
         self.init(error.exceedsLimit ? .limitExceeded : .unreadable, error.reason, at: error.byteOffset, location: location)
     }
 

@@ -2,7 +2,10 @@
 ///
 /// Foundation's classes become natural values (arrays, dictionaries, dates, URLs …); every
 /// other class becomes an `ArchiveObject` that keeps its class chain and all its fields.
-public indirect enum ArchiveValue: Sendable {
+///
+/// Only the cases with large payloads are `indirect`: a scalar is stored in place, without a
+/// heap box of its own (an archive holds millions of them).
+public enum ArchiveValue: Sendable {
     /// `$null`: a nil object.
     case null
     case string(String)
@@ -11,7 +14,7 @@ public indirect enum ArchiveValue: Sendable {
     case boolean(Bool)
     /// Seconds since 2001-01-01T00:00:00Z.
     case date(Double)
-    case data(ArchiveData)
+    indirect case data(ArchiveData)
     /// NSArray, NSMutableArray, or a plain property-list array.
     case array([ArchiveValue])
     /// NSSet, NSMutableSet: the archive's order is kept, equality respects it.
@@ -21,12 +24,12 @@ public indirect enum ArchiveValue: Sendable {
     case dictionary(ArchiveDictionary)
     /// NSUUID: 16 bytes.
     case uuid([UInt8])
-    case url(ArchiveURL)
-    case object(ArchiveObject)
+    indirect case url(ArchiveURL)
+    indirect case object(ArchiveObject)
     /// A `_UIObjectIdentifierPathProxy`: a reference to the object saved under this identifier path.
     case reference(String)
     /// NSData that holds a keyed archive, decoded.
-    case archive(KeyedArchive)
+    indirect case archive(KeyedArchive)
     /// A reference back to an object that is still being decoded (the UID it has in `$objects`).
     case cycle(UInt64)
 

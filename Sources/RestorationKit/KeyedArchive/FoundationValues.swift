@@ -3,42 +3,66 @@
 /// Each mapping applies only when the object has exactly the fields Foundation writes, with the
 /// types it writes; anything else stays an `ArchiveObject`, so no field can be lost by a mapping.
 enum FoundationValues {
-    static func naturalValue(className: String, fields: ArchiveFields) -> ArchiveValue? {
+    /// The classes with a natural value. The decoder finds a class's kind once per class
+    /// description, not once per object.
+    enum Kind {
+        case array, set, orderedSet, dictionary, string, data, date, uuid, url, identifierPathProxy
+    }
+
+    static func kind(ofClass className: String) -> Kind? {
         switch className {
-        case "NSArray", "NSMutableArray":
+        case "NSArray", "NSMutableArray": .array
+        case "NSSet", "NSMutableSet": .set
+        case "NSOrderedSet", "NSMutableOrderedSet": .orderedSet
+        case "NSDictionary", "NSMutableDictionary": .dictionary
+        case "NSString", "NSMutableString": .string
+        case "NSData", "NSMutableData": .data
+        case "NSDate": .date
+        case "NSUUID": .uuid
+        case "NSURL": .url
+        case "_UIObjectIdentifierPathProxy": .identifierPathProxy
+        default: nil
+        }
+    }
+
+    static func naturalValue(className: String, fields: ArchiveFields) -> ArchiveValue? {
+        kind(ofClass: className).flatMap { naturalValue($0, fields: fields) }
+    }
+
+    static func naturalValue(_ kind: Kind, fields: ArchiveFields) -> ArchiveValue? {
+        switch kind {
+        case .array:
             if case .array(let elements)? = only("NS.objects", in: fields) { return .array(elements) }
-        case "NSSet", "NSMutableSet":
+        case .set:
             if case .array(let elements)? = only("NS.objects", in: fields) { return .set(elements) }
-        case "NSOrderedSet", "NSMutableOrderedSet":
+        case .orderedSet:
             if case .array(let elements)? = only("NS.objects", in: fields) { return .orderedSet(elements) }
-        case "NSDictionary", "NSMutableDictionary":
+        case .dictionary:
             return dictionary(fields)
-        case "NSString", "NSMutableString":
+        case .string:
             if case .string(let string)? = only("NS.string", in: fields) { return .string(string) }
-        case "NSData", "NSMutableData":
+        case .data:
             switch only("NS.data", in: fields) {
             case .data(let data)?: return .data(data)
             case .archive(let archive)?: return .archive(archive)
             default: break
             }
-        case "NSDate":
+        case .date:
             switch only("NS.time", in: fields) {
             case .real(let seconds)?: return .date(seconds)
             case .integer(let seconds)?: return .date(Double(seconds))
             default: break
             }
-        case "NSUUID":
+        case .uuid:
             if case .data(let data)? = only("NS.uuidbytes", in: fields), data.bytes.count == 16, data.archiveError == nil {
                 return .uuid(Array(data.bytes))
             }
-        case "NSURL":
+        case .url:
             return url(fields)
-        case "_UIObjectIdentifierPathProxy":
+        case .identifierPathProxy:
             if case .string(let path)? = only("kObjectIdentifierPathProxyIdentifierPathKey", in: fields) {
                 return .reference(path)
             }
-        default:
-            break
         }
         return nil
     }

@@ -3,6 +3,9 @@
 /// Every UID is checked against `$objects`; each object is decoded once and shared after that;
 /// a reference back to an object still being decoded becomes `.cycle`; depth, the number of
 /// values (a shared value counts once per reference) and archive nesting are bounded by `limits`.
+///
+/// A binary archive is decoded straight from its bytes (see `PropertyListObjectTable`); only the
+/// objects the archive reaches from `$top` are read.
 public struct KeyedArchiveDecoder: Sendable {
     public var limits: DecodingLimits
 
@@ -15,14 +18,7 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Runs on a thread of its own whose stack fits the nesting `limits` allow (see `DeepStack`).
     public func decode(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> KeyedArchive {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
-            let session = DecodingSession(limits: limits)
-            let plist: PropertyListValue
-            do throws(PropertyListError) {
-                plist = try session.reader.read(bytes)
-            } catch {
-                throw ArchiveError(error)
-            }
-            return try ArchiveGraphDecoder(session: session, archiveDepth: 0, baseDepth: 0).decodeArchive(plist)
+            try DecodingSession(limits: limits).decodeFile(bytes)
         }
     }
 
@@ -33,8 +29,7 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Decodes a property list already read.
     public func decode(propertyList: PropertyListValue) throws(ArchiveError) -> KeyedArchive {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
-            let session = DecodingSession(limits: limits)
-            return try ArchiveGraphDecoder(session: session, archiveDepth: 0, baseDepth: 0).decodeArchive(propertyList)
+            try DecodingSession(limits: limits).decodeRoot(FlatPropertyList(propertyList))
         }
     }
 
@@ -45,9 +40,8 @@ public struct KeyedArchiveDecoder: Sendable {
 }
 
 /// What one file's decoding shares across its nested archives.
-private final class DecodingSession {
+final class DecodingSession {
     let limits: DecodingLimits
-    let reader: PropertyListReader
     /// Values produced so far, a shared value counting once per reference.
     var nodes = 0
     /// Bytes of nested archives parsed so far, all levels together.
@@ -57,7 +51,6 @@ private final class DecodingSession {
 
     init(limits: DecodingLimits) {
         self.limits = limits
-        self.reader = PropertyListReader(limits: limits)
     }
 
     func consume(_ count: Int) throws(ArchiveError) {
@@ -70,85 +63,195 @@ private final class DecodingSession {
     func error(_ kind: ArchiveError.Kind, _ reason: String, at offset: Int? = nil) -> ArchiveError {
         ArchiveError(kind, reason, at: offset, location: location)
     }
-}
 
-/// Decodes one archive's `$objects` graph.
-private final class ArchiveGraphDecoder {
-    let session: DecodingSession
-    let archiveDepth: Int
-    let baseDepth: Int
-    var objects: [PropertyListValue] = []
-    var decoded: [ArchiveValue?] = []
-    var expandedSize: [Int] = []
-    var inProgress: [Bool] = []
-    var classes: [Int: (name: String, chain: [String])] = [:]
-
-    init(session: DecodingSession, archiveDepth: Int, baseDepth: Int) {
-        self.session = session
-        self.archiveDepth = archiveDepth
-        self.baseDepth = baseDepth
+    func error(_ error: PropertyListError) -> ArchiveError {
+        ArchiveError(error, location: location)
     }
 
-    func decodeArchive(_ plist: PropertyListValue) throws(ArchiveError) -> KeyedArchive {
-        guard case .dictionary(let root) = plist else {
-            throw session.error(.notKeyedArchive, "not a keyed archive: a property list whose root is \(article(plist.typeName)), not a dictionary")
+    /// Decodes a whole file: a binary or XML property list that must be a keyed archive.
+    func decodeFile(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> KeyedArchive {
+        let format: PropertyListFormat
+        do throws(PropertyListError) {
+            format = try PropertyListReader.format(of: bytes)
+        } catch {
+            throw ArchiveError(error)
         }
-        guard let archiver = root["$archiver"] else {
+        switch format {
+        case .binary:
+            return try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in try decodeRoot(table) }
+        case .xml:
+            return try decodeRoot(FlatPropertyList(try readXML(bytes)))
+        }
+    }
+
+    /// Decodes the archive whose root dictionary is `table`'s top object.
+    func decodeRoot<Table: PropertyListObjectTable>(_ table: Table) throws(ArchiveError) -> KeyedArchive {
+        do throws(ArchiveError) {
+            return try ArchiveGraphDecoder(session: self, table: table, archiveDepth: 0, baseDepth: 0).decodeArchive()
+        } catch where error.kind == .notKeyedArchive {
+            // Not a keyed archive: a broken property list is reported as such first.
+            try checkPropertyList(table)
+            throw error
+        }
+    }
+
+    /// Fails with the first problem of a property list that is not decoded as an archive.
+    func checkPropertyList<Table: PropertyListObjectTable>(_ table: Table) throws(ArchiveError) {
+        do throws(PropertyListError) {
+            _ = try table.tree(limits: limits)
+        } catch {
+            throw self.error(error)
+        }
+    }
+
+    func readXML(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> PropertyListValue {
+        do throws(PropertyListError) {
+            return try XMLPropertyListReader(limits: limits).read(bytes)
+        } catch {
+            throw self.error(error)
+        }
+    }
+}
+
+/// Decodes one archive's `$objects` graph from a property-list table.
+private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
+    let session: DecodingSession
+    let table: Table
+    let archiveDepth: Int
+    let baseDepth: Int
+    /// The `$objects` array: UID n is its member n.
+    private var objects = PropertyListContainer(index: 0, count: 0, references: 0)
+    /// One slot per `$objects` entry.
+    private var slots: [Slot] = []
+    /// Class descriptions met so far, by UID (an archive has a handful).
+    private var classes: [(uid: Int, info: ClassInfo)] = []
+    /// Dictionary keys decoded so far, by table index: keys are shared objects in a binary
+    /// file. Only the first `keyCacheSize` indices are cached, so hostile counts allocate nothing.
+    private var keys: [String?]
+    private static var keyCacheSize: Int { 1 << 16 }
+    /// Table indices of the arrays and dictionaries being decoded, to refuse a container that
+    /// holds itself.
+    private var openContainers = Set<Int>()
+
+    private struct Slot {
+        var value: ArchiveValue?
+        /// How many values the decoded object expands to.
+        var expandedSize = 0
+        var inProgress = false
+    }
+
+    private struct ClassInfo {
+        var name: String
+        var chain: [String]
+        var foundation: FoundationValues.Kind?
+    }
+
+    init(session: DecodingSession, table: Table, archiveDepth: Int, baseDepth: Int) {
+        self.session = session
+        self.table = table
+        self.archiveDepth = archiveDepth
+        self.baseDepth = baseDepth
+        keys = Array(repeating: nil, count: min(table.objectCount, Self.keyCacheSize))
+    }
+
+    /// Checks the root dictionary and decodes `$top`.
+    func decodeArchive() throws(ArchiveError) -> KeyedArchive {
+        guard case .dictionary(let root) = try object(table.topObject) else {
+            throw session.error(.notKeyedArchive, "not a keyed archive: a property list whose root is \(try describe(table.topObject)), not a dictionary")
+        }
+        guard let archiver = try member(named: "$archiver", of: root) else {
             throw session.error(.notKeyedArchive, "not a keyed archive: a plain property list (its root dictionary has no $archiver key)")
         }
-        guard archiver == .string("NSKeyedArchiver") else {
-            let shown = archiver.stringValue.map { "'\($0)'" } ?? article(archiver.typeName)
+        guard try string(archiver) == "NSKeyedArchiver" else {
+            var shown = try describe(archiver)
+            if let name = try string(archiver) { shown = "'\(name)'" }
             throw session.error(.notKeyedArchive, "not a keyed archive: $archiver is \(shown), not 'NSKeyedArchiver'")
         }
-        guard case .dictionary(let top) = root["$top"] else {
-            throw session.error(.notKeyedArchive, "not a keyed archive: $top is \(describe(root["$top"])), not a dictionary")
+        let topIndex = try member(named: "$top", of: root)
+        guard let topIndex, case .dictionary(let top) = try object(topIndex) else {
+            throw session.error(.notKeyedArchive, "not a keyed archive: $top is \(try describe(topIndex)), not a dictionary")
         }
-        guard case .array(let objects) = root["$objects"] else {
-            throw session.error(.notKeyedArchive, "not a keyed archive: $objects is \(describe(root["$objects"])), not an array")
+        let objectsIndex = try member(named: "$objects", of: root)
+        guard let objectsIndex, case .array(let objects) = try object(objectsIndex) else {
+            throw session.error(.notKeyedArchive, "not a keyed archive: $objects is \(try describe(objectsIndex)), not an array")
+        }
+        var version: PropertyListValue?
+        if let versionIndex = try member(named: "$version", of: root) {
+            // Always an integer in practice; anything else is kept whole.
+            if case .scalar(let scalar) = try object(versionIndex) {
+                version = scalar
+            } else {
+                do throws(PropertyListError) {
+                    version = try table.tree(limits: session.limits, from: versionIndex)
+                } catch {
+                    throw session.error(error)
+                }
+            }
+        }
+        // One slot per entry is allocated up front: bound the count by the values the archive
+        // may make, or a small file of repeated references could ask for gigabytes.
+        guard objects.count <= session.limits.maxNodes else {
+            throw session.error(.limitExceeded, "$objects has \(objects.count) entries, more than the limit of \(session.limits.maxNodes) values", at: table.byteOffset(of: objectsIndex))
         }
         self.objects = objects
-        decoded = Array(repeating: nil, count: objects.count)
-        expandedSize = Array(repeating: 0, count: objects.count)
-        inProgress = Array(repeating: false, count: objects.count)
-
-        var keys: [String] = []
-        var values: [ArchiveValue] = []
-        keys.reserveCapacity(top.count)
-        values.reserveCapacity(top.count)
-        for (key, value) in top.entries {
-            session.location.append(key)
-            keys.append(key)
-            values.append(try field(value, depth: baseDepth + 1))
-            session.location.removeLast()
-        }
-        return KeyedArchive(top: ArchiveFields(keys: keys, values: values), version: root["$version"])
+        slots = Array(repeating: Slot(), count: objects.count)
+        return KeyedArchive(top: try fields(of: top, depth: baseDepth + 1, skippingClass: false), version: version)
     }
 
     // MARK: Values stored in place ($top, fields, arrays)
 
-    private func field(_ value: PropertyListValue, depth: Int) throws(ArchiveError) -> ArchiveValue {
+    /// The string-keyed entries of a dictionary (`$top`, an object's fields), each value decoded.
+    private func fields(of dictionary: PropertyListContainer, depth: Int, skippingClass: Bool) throws(ArchiveError) -> ArchiveFields {
+        var names: [String] = []
+        var values: [ArchiveValue] = []
+        names.reserveCapacity(dictionary.count)
+        values.reserveCapacity(dictionary.count)
+        for position in 0..<dictionary.count {
+            let name = try key(position, of: dictionary)
+            if skippingClass, name == "$class" { continue }
+            session.location.append(name)
+            names.append(name)
+            values.append(try field(try member(dictionary.count + position, of: dictionary), depth: depth))
+            session.location.removeLast()
+        }
+        return ArchiveFields(keys: names, values: values)
+    }
+
+    private func field(_ index: Int, depth: Int) throws(ArchiveError) -> ArchiveValue {
         guard depth <= session.limits.maxDepth else {
             throw session.error(.limitExceeded, "values nest deeper than the limit of \(levels(session.limits.maxDepth))")
         }
+        switch try object(index) {
+        case .scalar(let value):
+            return try scalar(value, depth: depth)
+        case .array(let array):
+            try session.consume(1)
+            try open(array)
+            defer { openContainers.remove(array.index) }
+            var elements: [ArchiveValue] = []
+            elements.reserveCapacity(array.count)
+            for position in 0..<array.count {
+                elements.append(try field(try member(position, of: array), depth: depth + 1))
+            }
+            return .array(elements)
+        case .dictionary(let dictionary):
+            try session.consume(1)
+            try open(dictionary)
+            defer { openContainers.remove(dictionary.index) }
+            var entries: [ArchiveDictionary.Entry] = []
+            entries.reserveCapacity(dictionary.count)
+            for position in 0..<dictionary.count {
+                let name = try key(position, of: dictionary)
+                entries.append(.init(key: .string(name), value: try field(try member(dictionary.count + position, of: dictionary), depth: depth + 1)))
+            }
+            return .dictionary(ArchiveDictionary(entries: entries))
+        }
+    }
+
+    private func scalar(_ value: PropertyListValue, depth: Int) throws(ArchiveError) -> ArchiveValue {
         switch value {
         case .uid(let uid):
             return try reference(uid, depth: depth)
-        case .array(let elements):
-            try session.consume(1)
-            var result: [ArchiveValue] = []
-            result.reserveCapacity(elements.count)
-            for element in elements {
-                result.append(try field(element, depth: depth + 1))
-            }
-            return .array(result)
-        case .dictionary(let dictionary):
-            try session.consume(1)
-            var entries: [ArchiveDictionary.Entry] = []
-            entries.reserveCapacity(dictionary.count)
-            for (key, element) in dictionary.entries {
-                entries.append(.init(key: .string(key), value: try field(element, depth: depth + 1)))
-            }
-            return .dictionary(ArchiveDictionary(entries: entries))
         case .data(let bytes):
             return try data(bytes, depth: depth)
         case .string(let string):
@@ -166,6 +269,16 @@ private final class ArchiveGraphDecoder {
         case .date(let date):
             try session.consume(1)
             return .date(date)
+        case .array, .dictionary:
+            // Tables hand containers over as `.array`/`.dictionary` objects, never as scalars.
+            preconditionFailure("a property-list table returned a container as a scalar")
+        }
+    }
+
+    /// Marks a container as being decoded; meeting it again inside itself is a cycle.
+    private func open(_ container: PropertyListContainer) throws(ArchiveError) {
+        guard openContainers.insert(container.index).inserted else {
+            throw session.error(.unreadable, "reference cycle: object \(container.index) contains itself", at: table.byteOffset(of: container.index))
         }
     }
 
@@ -176,100 +289,173 @@ private final class ArchiveGraphDecoder {
             throw session.error(.malformed, "UID \(uid) is out of range: $objects has \(objects.count) \(objects.count == 1 ? "entry" : "entries")")
         }
         let index = Int(uid)
-        if let value = decoded[index] {
-            try session.consume(expandedSize[index])
+        if let value = slots[index].value {
+            try session.consume(slots[index].expandedSize)
             return value
         }
-        if inProgress[index] {
+        if slots[index].inProgress {
             try session.consume(1)
             return .cycle(uid)
         }
-        inProgress[index] = true
+        slots[index].inProgress = true
         let before = session.nodes
         let value = try object(at: index, depth: depth)
-        inProgress[index] = false
-        decoded[index] = value
-        expandedSize[index] = session.nodes - before
+        slots[index].inProgress = false
+        slots[index].value = value
+        slots[index].expandedSize = session.nodes - before
         return value
     }
 
-    private func object(at index: Int, depth: Int) throws(ArchiveError) -> ArchiveValue {
-        let plist = objects[index]
-        if index == 0, plist == .string("$null") {
+    private func object(at uid: Int, depth: Int) throws(ArchiveError) -> ArchiveValue {
+        let index = try member(uid, of: objects)
+        let plist = try object(index)
+        if uid == 0, case .scalar(.string("$null")) = plist {
             try session.consume(1)
             return .null
         }
-        guard case .dictionary(let dictionary) = plist, let classReference = dictionary["$class"] else {
-            return try field(plist, depth: depth)
+        guard case .dictionary(let dictionary) = plist, let classIndex = try member(named: "$class", of: dictionary) else {
+            return try field(index, depth: depth)
         }
-        guard case .uid(let classUID) = classReference else {
-            throw session.error(.malformed, "object \(index) has a $class that is \(article(classReference.typeName)), not a UID")
+        guard case .scalar(.uid(let classUID)) = try object(classIndex) else {
+            throw session.error(.malformed, "object \(uid) has a $class that is \(try describe(classIndex)), not a UID")
         }
-        let (className, chain) = try classInfo(classUID, of: index)
+        let info = try classInfo(classUID, of: uid)
         try session.consume(1)
-        var keys: [String] = []
-        var values: [ArchiveValue] = []
-        keys.reserveCapacity(dictionary.count - 1)
-        values.reserveCapacity(dictionary.count - 1)
-        for (key, value) in dictionary.entries where key != "$class" {
-            session.location.append(key)
-            keys.append(key)
-            values.append(try field(value, depth: depth + 1))
-            session.location.removeLast()
-        }
-        let fields = ArchiveFields(keys: keys, values: values)
-        return FoundationValues.naturalValue(className: className, fields: fields)
-            ?? .object(ArchiveObject(className: className, classChain: chain, fields: fields))
+        let fields = try fields(of: dictionary, depth: depth + 1, skippingClass: true)
+        return info.foundation.flatMap { FoundationValues.naturalValue($0, fields: fields) }
+            ?? .object(ArchiveObject(className: info.name, classChain: info.chain, fields: fields))
     }
 
-    private func classInfo(_ uid: UInt64, of index: Int) throws(ArchiveError) -> (String, [String]) {
+    private func classInfo(_ uid: UInt64, of owner: Int) throws(ArchiveError) -> ClassInfo {
         guard uid < UInt64(objects.count) else {
-            throw session.error(.malformed, "object \(index) has $class UID \(uid), out of range: $objects has \(objects.count) entries")
+            throw session.error(.malformed, "object \(owner) has $class UID \(uid), out of range: $objects has \(objects.count) entries")
         }
-        if let known = classes[Int(uid)] {
-            return known
+        if let known = classes.first(where: { $0.uid == Int(uid) }) {
+            return known.info
         }
-        guard case .dictionary(let description) = objects[Int(uid)],
-              case .string(let name)? = description["$classname"]
+        let index = try member(Int(uid), of: objects)
+        guard case .dictionary(let description) = try object(index),
+              let nameIndex = try member(named: "$classname", of: description),
+              let name = try string(nameIndex)
         else {
-            throw session.error(.malformed, "the $class of object \(index) (UID \(uid)) is \(article(objects[Int(uid)].typeName)) without a $classname, not a class dictionary")
+            throw session.error(.malformed, "the $class of object \(owner) (UID \(uid)) is \(try describe(index)) without a $classname, not a class dictionary")
         }
-        let chain = description["$classes"]?.arrayValue?.compactMap(\.stringValue) ?? [name]
-        classes[Int(uid)] = (name, chain)
-        return (name, chain)
+        var chain = [name]
+        if let chainIndex = try member(named: "$classes", of: description), case .array(let names) = try object(chainIndex) {
+            chain = []
+            for position in 0..<names.count {
+                if let superclass = try string(try member(position, of: names)) { chain.append(superclass) }
+            }
+        }
+        let info = ClassInfo(name: name, chain: chain, foundation: FoundationValues.kind(ofClass: name))
+        // Hostile archives may hold thousands of class descriptions: keep the list searched short.
+        if classes.count < 64 {
+            classes.append((Int(uid), info))
+        }
+        return info
     }
 
     // MARK: Data and nested archives
 
     private func data(_ bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> ArchiveValue {
         try session.consume(1)
-        guard (try? PropertyListReader.format(of: bytes)) != nil else {
+        guard let format = try? PropertyListReader.format(of: bytes) else {
             return .data(ArchiveData(bytes: bytes))
         }
         session.nestedBytes += bytes.count
         guard session.nestedBytes <= session.limits.maxNestedArchiveBytes else {
             throw session.error(.limitExceeded, "nested archives add up to more than the limit of \(session.limits.maxNestedArchiveBytes) bytes", at: bytes.startIndex)
         }
-        let plist: PropertyListValue
-        do {
-            plist = try session.reader.read(bytes)
+        let outcome: NestedOutcome
+        do throws(ArchiveError) {
+            switch format {
+            case .binary:
+                outcome = try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in try nested(table, bytes: bytes, depth: depth) }
+            case .xml:
+                outcome = try nested(FlatPropertyList(try session.readXML(bytes)), bytes: bytes, depth: depth)
+            }
         } catch {
-            if error.exceedsLimit { throw ArchiveError(error, location: session.location) }
-            return .data(ArchiveData(bytes: bytes, archiveError: error.description))
+            if error.kind == .limitExceeded {
+                throw ArchiveError(error.kind, error.reason, at: error.byteOffset, location: error.location.isEmpty ? session.location : error.location)
+            }
+            // Bytes that announce a property list but cannot be read as one stay bytes, with why.
+            let reason = error.kind == .unreadable ? PropertyListError(error.reason, at: error.byteOffset).description : error.reason
+            return .data(ArchiveData(bytes: bytes, archiveError: reason))
         }
-        // A property list that is not a keyed archive is an app's own data: keep its bytes.
-        guard KeyedArchiveDecoder.isKeyedArchive(plist) else {
-            return .data(ArchiveData(bytes: bytes))
+        switch outcome {
+        case .archive(let archive): return .archive(archive)
+        case .notKeyedArchive: return .data(ArchiveData(bytes: bytes))
+        }
+    }
+
+    private enum NestedOutcome {
+        case archive(KeyedArchive)
+        /// A well-formed property list that is not a keyed archive: an app's own data.
+        case notKeyedArchive
+    }
+
+    private func nested<Nested: PropertyListObjectTable>(_ nested: Nested, bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> NestedOutcome {
+        let decoder = ArchiveGraphDecoder<Nested>(session: session, table: nested, archiveDepth: archiveDepth + 1, baseDepth: depth)
+        guard try decoder.isKeyedArchive() else {
+            try session.checkPropertyList(nested)
+            return .notKeyedArchive
         }
         guard archiveDepth + 1 < session.limits.maxArchiveDepth else {
             throw session.error(.limitExceeded, "keyed archives nest deeper than the limit of \(levels(session.limits.maxArchiveDepth))", at: bytes.startIndex)
         }
-        do {
-            let nested = ArchiveGraphDecoder(session: session, archiveDepth: archiveDepth + 1, baseDepth: depth)
-            return .archive(try nested.decodeArchive(plist))
-        } catch {
-            if error.kind == .limitExceeded { throw error }
-            return .data(ArchiveData(bytes: bytes, archiveError: error.reason))
+        return .archive(try decoder.decodeArchive())
+    }
+
+    /// Whether the root is a dictionary whose `$archiver` is "NSKeyedArchiver".
+    func isKeyedArchive() throws(ArchiveError) -> Bool {
+        guard case .dictionary(let root) = try object(table.topObject),
+              let archiver = try member(named: "$archiver", of: root)
+        else { return false }
+        return try string(archiver) == "NSKeyedArchiver"
+    }
+
+    // MARK: Table access, with errors placed in the archive
+
+    private func object(_ index: Int) throws(ArchiveError) -> PropertyListObject {
+        do throws(PropertyListError) { return try table.object(index) } catch { throw session.error(error) }
+    }
+
+    private func member(_ position: Int, of container: PropertyListContainer) throws(ArchiveError) -> Int {
+        do throws(PropertyListError) { return try table.member(position, of: container) } catch { throw session.error(error) }
+    }
+
+    /// The value under `name` in a dictionary, or nil: a linear search, for the few fixed keys
+    /// (`$class`, `$top` …); keys are decoded once per archive (see `key`).
+    private func member(named name: String, of dictionary: PropertyListContainer) throws(ArchiveError) -> Int? {
+        for position in 0..<dictionary.count where try key(position, of: dictionary) == name {
+            return try member(dictionary.count + position, of: dictionary)
+        }
+        return nil
+    }
+
+    private func string(_ index: Int) throws(ArchiveError) -> String? {
+        do throws(PropertyListError) { return try table.string(index) } catch { throw session.error(error) }
+    }
+
+    /// Key `position` of a dictionary, which must be a string; decoded once per key object.
+    private func key(_ position: Int, of dictionary: PropertyListContainer) throws(ArchiveError) -> String {
+        let index = try member(position, of: dictionary)
+        let cached = index < keys.count
+        if cached, let known = keys[index] { return known }
+        guard let name = try string(index) else {
+            throw session.error(.unreadable, "dictionary key (object \(index)) is not a string", at: table.byteOffset(of: dictionary.index))
+        }
+        if cached { keys[index] = name }
+        return name
+    }
+
+    /// "a string", "an array", "missing": what an object is, for messages.
+    private func describe(_ index: Int?) throws(ArchiveError) -> String {
+        guard let index else { return "missing" }
+        switch try object(index) {
+        case .scalar(let value): return article(value.typeName)
+        case .array: return "an array"
+        case .dictionary: return "a dictionary"
         }
     }
 }
@@ -277,8 +463,4 @@ private final class ArchiveGraphDecoder {
 private func article(_ noun: String) -> String {
     let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
     return (noun.first.map(vowels.contains) ?? false ? "an " : "a ") + noun
-}
-
-private func describe(_ value: PropertyListValue?) -> String {
-    value.map { article($0.typeName) } ?? "missing"
 }

@@ -2,8 +2,9 @@
 ///
 /// We do not use libplist for these: version 2.2.0 crashes on deep nesting, expands shared
 /// references into a tree (a 186-byte file becomes gigabytes), loses the sign of integers and
-/// cuts dates to 32 bits. This reader checks every offset, length and reference against the
-/// buffer, decodes each object once, detects reference cycles and bounds depth and expansion.
+/// cuts dates to 32 bits. `BinaryPropertyList` checks every offset, length and reference against
+/// the buffer; the tree is built from it with each object decoded once, reference cycles
+/// refused, and depth and expansion bounded.
 struct BinaryPropertyListReader {
     static let magic: [UInt8] = Array("bplist00".utf8)
     static let trailerSize = 32
@@ -13,15 +14,7 @@ struct BinaryPropertyListReader {
     /// Parses `bytes`; offsets in errors are indices into the slice's base array, so a nested
     /// archive's errors point into the file that holds it.
     func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
-        let result: Result<PropertyListValue, PropertyListError> = bytes.withUnsafeBytes { buffer in
-            do throws(PropertyListError) {
-                var parser = try Parser(buffer: buffer, source: bytes, limits: limits)
-                return .success(try parser.parseTop())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try BinaryPropertyList.withTable(bytes) { (table) throws(PropertyListError) in try table.tree(limits: limits) }
     }
 }
 
@@ -33,30 +26,46 @@ private struct Trailer {
     var offsetTableStart: Int
 }
 
-private struct Parser {
+/// A binary property list read in place: objects are decoded from the bytes when asked for, each
+/// access checked against the buffer. Valid only inside `withTable`, which holds the bytes.
+struct BinaryPropertyList: PropertyListObjectTable {
     let buffer: UnsafeRawBufferPointer
     let source: ArraySlice<UInt8>
     let base: Int
-    let limits: DecodingLimits
-    let trailer: Trailer
+    private let trailer: Trailer
 
-    /// Decoded objects, so that a shared object is decoded once.
-    var decoded: [PropertyListValue?]
-    /// How many values each decoded object expands to; a shared object counts once per use.
-    var expandedSize: [Int]
-    /// Objects whose decoding is under way: meeting one again is a cycle.
-    var inProgress: [Bool]
+    /// Runs `body` with the table of `bytes` (whose trailer is checked first).
+    static func withTable<T, E: Error>(
+        _ bytes: ArraySlice<UInt8>, _ body: (BinaryPropertyList) throws(E) -> T
+    ) throws(E) -> T where E: PropertyListErrorConvertible {
+        let result: Result<T, E> = bytes.withUnsafeBytes { buffer in
+            do throws(E) {
+                let table: BinaryPropertyList
+                do throws(PropertyListError) {
+                    table = try BinaryPropertyList(buffer: buffer, source: bytes)
+                } catch {
+                    throw E(error)
+                }
+                return .success(try body(table))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
 
-    init(buffer: UnsafeRawBufferPointer, source: ArraySlice<UInt8>, limits: DecodingLimits) throws(PropertyListError) {
+    private init(buffer: UnsafeRawBufferPointer, source: ArraySlice<UInt8>) throws(PropertyListError) {
         self.buffer = buffer
         self.source = source
         self.base = source.startIndex
-        self.limits = limits
         self.trailer = try Self.readTrailer(buffer, base: source.startIndex)
-        // The trailer checks bound objectCount by the file size, so these allocations are too.
-        decoded = Array(repeating: nil, count: trailer.objectCount)
-        expandedSize = Array(repeating: 0, count: trailer.objectCount)
-        inProgress = Array(repeating: false, count: trailer.objectCount)
+    }
+
+    var objectCount: Int { trailer.objectCount }
+    var topObject: Int { trailer.topObject }
+
+    func byteOffset(of index: Int) -> Int? {
+        (try? offsetOfObject(index)).map { base + $0 }
     }
 
     private static func readTrailer(_ buffer: UnsafeRawBufferPointer, base: Int) throws(PropertyListError) -> Trailer {
@@ -96,30 +105,7 @@ private struct Parser {
             topObject: Int(topObject), offsetTableStart: Int(tableStart))
     }
 
-    mutating func parseTop() throws(PropertyListError) -> PropertyListValue {
-        try object(trailer.topObject, depth: 0)
-    }
-
     // MARK: Objects
-
-    private mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        if let value = decoded[index] {
-            return value
-        }
-        let offset = try offsetOfObject(index)
-        guard !inProgress[index] else {
-            throw PropertyListError("reference cycle: object \(index) contains itself", at: base + offset)
-        }
-        guard depth <= limits.maxDepth else {
-            throw PropertyListError("containers nest deeper than the limit of \(levels(limits.maxDepth))", at: base + offset, exceedsLimit: true)
-        }
-        inProgress[index] = true
-        let (value, size) = try parseObject(at: offset, depth: depth)
-        inProgress[index] = false
-        decoded[index] = value
-        expandedSize[index] = size
-        return value
-    }
 
     private func offsetOfObject(_ index: Int) throws(PropertyListError) -> Int {
         let entry = trailer.offsetTableStart + index * trailer.offsetSize
@@ -130,36 +116,36 @@ private struct Parser {
         return Int(offset)
     }
 
-    /// Decodes the object at `offset` and returns it with the number of values it expands to.
-    private mutating func parseObject(at offset: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, Int) {
+    func object(_ index: Int) throws(PropertyListError) -> PropertyListObject {
+        let offset = try offsetOfObject(index)
         let marker = buffer[offset]
         let kind = marker >> 4
         let info = Int(marker & 0x0F)
         switch kind {
         case 0x0:
             switch info {
-            case 0x8: return (.boolean(false), 1)
-            case 0x9: return (.boolean(true), 1)
+            case 0x8: return .scalar(.boolean(false))
+            case 0x9: return .scalar(.boolean(true))
             default: throw PropertyListError("unsupported object marker 0x\(hex(marker))", at: base + offset)
             }
         case 0x1:
-            return (.integer(try integer(at: offset, sizeExponent: info)), 1)
+            return .scalar(.integer(try integer(at: offset, sizeExponent: info)))
         case 0x2:
-            return (.real(try real(at: offset, sizeExponent: info)), 1)
+            return .scalar(.real(try real(at: offset, sizeExponent: info)))
         case 0x3:
             guard info == 3 else {
                 throw PropertyListError("date marker 0x\(hex(marker)) has an unsupported size", at: base + offset)
             }
             try need(8, after: offset + 1, for: "date", at: offset)
-            return (.date(Double(bitPattern: Self.readUInt64(buffer, at: offset + 1))), 1)
+            return .scalar(.date(Double(bitPattern: Self.readUInt64(buffer, at: offset + 1))))
         case 0x4:
             let (count, start) = try countAndStart(offset: offset, info: info)
             try need(count, after: start, for: "data object of \(count) bytes", at: offset)
-            return (.data(source[(base + start)..<(base + start + count)]), 1)
+            return .scalar(.data(source[(base + start)..<(base + start + count)]))
         case 0x5:
             let (count, start) = try countAndStart(offset: offset, info: info)
             try need(count, after: start, for: "ASCII string of \(count) bytes", at: offset)
-            return (.string(asciiString(start: start, count: count)), 1)
+            return .scalar(.string(asciiString(start: start, count: count)))
         case 0x6:
             let (count, start) = try countAndStart(offset: offset, info: info)
             let (bytes, overflow) = count.multipliedReportingOverflow(by: 2)
@@ -167,56 +153,36 @@ private struct Parser {
                 throw PropertyListError("UTF-16 string length \(count) is too large", at: base + offset)
             }
             try need(bytes, after: start, for: "UTF-16 string of \(count) code units", at: offset)
-            return (.string(utf16String(start: start, count: count)), 1)
+            return .scalar(.string(utf16String(start: start, count: count)))
         case 0x7:
             let (count, start) = try countAndStart(offset: offset, info: info)
             try need(count, after: start, for: "UTF-8 string of \(count) bytes", at: offset)
             let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
-            return (.string(String(decoding: slice, as: UTF8.self)), 1)
+            return .scalar(.string(String(decoding: slice, as: UTF8.self)))
         case 0x8:
             let size = info + 1
             guard size <= 8 else {
                 throw PropertyListError("UID of \(size) bytes is too large (at most 8)", at: base + offset)
             }
             try need(size, after: offset + 1, for: "UID", at: offset)
-            return (.uid(Self.readUInt(buffer, at: offset + 1, size: size)), 1)
+            return .scalar(.uid(Self.readUInt(buffer, at: offset + 1, size: size)))
         case 0xA, 0xC:
             // 0xC is the format's set type; a property list has no set value, so it reads as an array.
             let (count, start) = try countAndStart(offset: offset, info: info)
-            let references = try referenceList(count: count, start: start, what: "array", at: offset)
-            var elements: [PropertyListValue] = []
-            elements.reserveCapacity(count)
-            var size = 1
-            for position in 0..<count {
-                let element = try reference(references + position * trailer.referenceSize)
-                elements.append(try object(element, depth: depth + 1))
-                size = try add(size, expandedSize[element], at: offset)
-            }
-            return (.array(elements), size)
+            try referenceList(count: count, start: start, what: "array", at: offset)
+            return .array(PropertyListContainer(index: index, count: count, references: start))
         case 0xD:
             let (count, start) = try countAndStart(offset: offset, info: info)
-            let keyReferences = try referenceList(count: count, start: start, what: "dictionary keys", at: offset)
-            let valueReferences = try referenceList(
-                count: count, start: keyReferences + count * trailer.referenceSize, what: "dictionary values", at: offset)
-            var keys: [String] = []
-            var values: [PropertyListValue] = []
-            keys.reserveCapacity(count)
-            values.reserveCapacity(count)
-            var size = 1
-            for position in 0..<count {
-                let keyIndex = try reference(keyReferences + position * trailer.referenceSize)
-                guard case .string(let key) = try object(keyIndex, depth: depth + 1) else {
-                    throw PropertyListError("dictionary key (object \(keyIndex)) is not a string", at: base + offset)
-                }
-                let valueIndex = try reference(valueReferences + position * trailer.referenceSize)
-                keys.append(key)
-                values.append(try object(valueIndex, depth: depth + 1))
-                size = try add(size, expandedSize[valueIndex] + 1, at: offset)
-            }
-            return (.dictionary(PropertyListDictionary(keys: keys, values: values)), size)
+            try referenceList(count: count, start: start, what: "dictionary keys", at: offset)
+            try referenceList(count: count, start: start + count * trailer.referenceSize, what: "dictionary values", at: offset)
+            return .dictionary(PropertyListContainer(index: index, count: count, references: start))
         default:
             throw PropertyListError("unknown object marker 0x\(hex(marker))", at: base + offset)
         }
+    }
+
+    func member(_ position: Int, of container: PropertyListContainer) throws(PropertyListError) -> Int {
+        try reference(container.references + position * trailer.referenceSize)
     }
 
     // MARK: Scalars
@@ -300,13 +266,12 @@ private struct Parser {
         return (Int(count), offset + 2 + size)
     }
 
-    private func referenceList(count: Int, start: Int, what: @autoclosure () -> String, at offset: Int) throws(PropertyListError) -> Int {
+    private func referenceList(count: Int, start: Int, what: @autoclosure () -> String, at offset: Int) throws(PropertyListError) {
         let (size, overflow) = count.multipliedReportingOverflow(by: trailer.referenceSize)
         guard !overflow else {
             throw PropertyListError("\(what()) count \(count) is too large", at: base + offset)
         }
         try need(size, after: start, for: "\(what()) (\(count) references)", at: offset)
-        return start
     }
 
     private func reference(_ position: Int) throws(PropertyListError) -> Int {
@@ -325,14 +290,6 @@ private struct Parser {
         guard start <= end, count <= end - start else {
             throw PropertyListError("\(what()) runs past the end of the object area", at: base + offset)
         }
-    }
-
-    private func add(_ size: Int, _ more: Int, at offset: Int) throws(PropertyListError) -> Int {
-        let (total, overflow) = size.addingReportingOverflow(more)
-        guard !overflow, total <= limits.maxNodes else {
-            throw PropertyListError("property list expands to more than the limit of \(limits.maxNodes) values (shared references multiply it)", at: base + offset, exceedsLimit: true)
-        }
-        return total
     }
 
     // MARK: Raw reads (callers have checked the bounds)

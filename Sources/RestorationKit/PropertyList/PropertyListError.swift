@@ -20,3 +20,15 @@ public struct PropertyListError: Error, Equatable, Sendable, CustomStringConvert
         return reason
     }
 }
+
+/// An error type that a `PropertyListError` can become, so that code generic over its error
+/// type can report one.
+protocol PropertyListErrorConvertible: Error {
+    init(_ error: PropertyListError)
+}
+
+extension PropertyListError: PropertyListErrorConvertible {
+    init(_ error: PropertyListError) {
+        self = error
+    }
+}

@@ -22,32 +22,50 @@ public enum InputFile {
         }
         defer { close(descriptor) }
         var status = stat()
+        var expectedSize = 0
         if fstat(descriptor, &status) == 0 {
             if (status.st_mode & S_IFMT) == S_IFDIR {
                 throw ArchiveError(.unreadable, "is a directory, not an archive file")
             }
-            if (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > limit {
-                throw ArchiveError(.limitExceeded, "file is \(status.st_size) bytes, larger than the limit of \(limit) bytes")
+            if (status.st_mode & S_IFMT) == S_IFREG {
+                if Int(status.st_size) > limit {
+                    throw ArchiveError(.limitExceeded, "file is \(status.st_size) bytes, larger than the limit of \(limit) bytes")
+                }
+                expectedSize = Int(status.st_size)
             }
         }
-        return try readAll(descriptor: descriptor, limit: limit)
+        return try readAll(descriptor: descriptor, limit: limit, expectedSize: expectedSize)
     }
 
-    private static func readAll(descriptor: Int32, limit: Int) throws(ArchiveError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    /// Reads to the end. A regular file's size is known, so its bytes are read straight into a
+    /// buffer of that size (one pass, no copies); a file that grows meanwhile, a pipe or a device
+    /// continues in pieces, up to `limit`.
+    private static func readAll(descriptor: Int32, limit: Int, expectedSize: Int = 0) throws(ArchiveError) -> [UInt8] {
+        // One byte more than expected, so that reaching the end is seen without another buffer.
+        var capacity = max(expectedSize + 1, 1 << 16)
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        var count = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
+            if count == capacity {
+                guard count <= limit else {
+                    throw ArchiveError(.limitExceeded, "input is larger than the limit of \(limit) bytes")
+                }
+                capacity = min(2 * capacity, limit + 1)
+                bytes.append(contentsOf: repeatElement(0, count: capacity - count))
+            }
+            let got = bytes.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress! + count, capacity - count) }
+            if got < 0 {
                 if errno == EINTR { continue }
                 throw ArchiveError(.unreadable, "cannot read: " + errorText())
             }
-            if count == 0 { return bytes }
-            guard bytes.count + count <= limit else {
+            if got == 0 { break }
+            count += got
+            guard count <= limit else {
                 throw ArchiveError(.limitExceeded, "input is larger than the limit of \(limit) bytes")
             }
-            bytes.append(contentsOf: chunk[0..<count])
         }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 
     private static func errorText() -> String {

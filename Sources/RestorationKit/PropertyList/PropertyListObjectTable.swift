@@ -1,0 +1,135 @@
+/// A property list seen as a table of objects that refer to one another by index, the way the
+/// binary format stores it.
+///
+/// The keyed-archive decoder walks a table instead of a tree of `PropertyListValue`s, so that a
+/// binary archive is decoded straight from its bytes: an archive holds tens of thousands of
+/// nested property lists, and building a tree of each first cost more than decoding it.
+/// `BinaryPropertyList` reads objects from the bytes when asked; `FlatPropertyList` holds a tree
+/// read from XML in the same shape.
+protocol PropertyListObjectTable {
+    var objectCount: Int { get }
+    /// The root object's index.
+    var topObject: Int { get }
+    /// Object `index` (`0..<objectCount`): a scalar, or a container whose members `member` reads.
+    func object(_ index: Int) throws(PropertyListError) -> PropertyListObject
+    /// The index of member `position` of `container`: an array's elements are `0..<count`; a
+    /// dictionary's keys are `0..<count` and its values `count..<2 * count`.
+    func member(_ position: Int, of container: PropertyListContainer) throws(PropertyListError) -> Int
+    /// Where object `index` starts in the input, for messages; nil where that is not known (XML).
+    func byteOffset(of index: Int) -> Int?
+}
+
+/// One object of a `PropertyListObjectTable`.
+enum PropertyListObject {
+    /// Any value but an array or a dictionary.
+    case scalar(PropertyListValue)
+    case array(PropertyListContainer)
+    case dictionary(PropertyListContainer)
+}
+
+/// An array or dictionary of a table: its index, its entry count, and where its member
+/// references start (the table's own business).
+struct PropertyListContainer {
+    var index: Int
+    var count: Int
+    var references: Int
+}
+
+extension PropertyListObjectTable {
+    /// The string stored at `index`, or nil if it is another kind of object.
+    func string(_ index: Int) throws(PropertyListError) -> String? {
+        if case .scalar(.string(let string)) = try object(index) { return string }
+        return nil
+    }
+
+    /// The property list (or the part of it under object `index`) as a tree of values: each
+    /// object decoded once and shared after that, a reference cycle refused, and depth and
+    /// expansion bounded by `limits`.
+    func tree(limits: DecodingLimits, from index: Int? = nil) throws(PropertyListError) -> PropertyListValue {
+        // One slot per object is allocated up front: bound the count by the values the list may
+        // expand to, or a small file of tiny objects could ask for gigabytes.
+        guard objectCount <= limits.maxNodes else {
+            throw PropertyListError("property list has \(objectCount) objects, more than the limit of \(limits.maxNodes) values", at: byteOffset(of: topObject), exceedsLimit: true)
+        }
+        var builder = PropertyListTreeBuilder(table: self, limits: limits)
+        return try builder.value(index ?? topObject, depth: 0)
+    }
+}
+
+/// Builds the `PropertyListValue` tree of a table (see `PropertyListObjectTable.tree`).
+private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
+    let table: Table
+    let limits: DecodingLimits
+    /// Decoded objects, so that a shared object is decoded once.
+    var decoded: [PropertyListValue?]
+    /// How many values each decoded object expands to; a shared object counts once per use.
+    var expandedSize: [Int]
+    /// Objects whose decoding is under way: meeting one again is a cycle.
+    var inProgress: [Bool]
+
+    init(table: Table, limits: DecodingLimits) {
+        self.table = table
+        self.limits = limits
+        // A table's object count is bounded by its input's size, so these allocations are too.
+        decoded = Array(repeating: nil, count: table.objectCount)
+        expandedSize = Array(repeating: 0, count: table.objectCount)
+        inProgress = Array(repeating: false, count: table.objectCount)
+    }
+
+    mutating func value(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        if let value = decoded[index] {
+            return value
+        }
+        let offset = table.byteOffset(of: index)
+        guard !inProgress[index] else {
+            throw PropertyListError("reference cycle: object \(index) contains itself", at: offset)
+        }
+        guard depth <= limits.maxDepth else {
+            throw PropertyListError("containers nest deeper than the limit of \(levels(limits.maxDepth))", at: offset, exceedsLimit: true)
+        }
+        inProgress[index] = true
+        var size = 1
+        let value: PropertyListValue
+        switch try table.object(index) {
+        case .scalar(let scalar):
+            value = scalar
+        case .array(let array):
+            var elements: [PropertyListValue] = []
+            elements.reserveCapacity(array.count)
+            for position in 0..<array.count {
+                let element = try table.member(position, of: array)
+                elements.append(try self.value(element, depth: depth + 1))
+                size = try add(size, expandedSize[element], at: offset)
+            }
+            value = .array(elements)
+        case .dictionary(let dictionary):
+            var keys: [String] = []
+            var values: [PropertyListValue] = []
+            keys.reserveCapacity(dictionary.count)
+            values.reserveCapacity(dictionary.count)
+            for position in 0..<dictionary.count {
+                let keyIndex = try table.member(position, of: dictionary)
+                guard case .string(let key) = try self.value(keyIndex, depth: depth + 1) else {
+                    throw PropertyListError("dictionary key (object \(keyIndex)) is not a string", at: offset)
+                }
+                let valueIndex = try table.member(dictionary.count + position, of: dictionary)
+                keys.append(key)
+                values.append(try self.value(valueIndex, depth: depth + 1))
+                size = try add(size, expandedSize[valueIndex] + 1, at: offset)
+            }
+            value = .dictionary(PropertyListDictionary(keys: keys, values: values))
+        }
+        inProgress[index] = false
+        decoded[index] = value
+        expandedSize[index] = size
+        return value
+    }
+
+    private func add(_ size: Int, _ more: Int, at offset: Int?) throws(PropertyListError) -> Int {
+        let (total, overflow) = size.addingReportingOverflow(more)
+        guard !overflow, total <= limits.maxNodes else {
+            throw PropertyListError("property list expands to more than the limit of \(limits.maxNodes) values (shared references multiply it)", at: offset, exceedsLimit: true)
+        }
+        return total
+    }
+}
