@@ -63,4 +63,24 @@ final class JSONOutputTests: XCTestCase {
 
             """)
     }
+
+    /// A large array of deferred archive content is rendered on several threads a batch at a
+    /// time; the text must be exactly the one-thread text, across batch boundaries too.
+    func testConcurrentlyWrittenArrayIsTheSequentialText() throws {
+        let state = try XCTUnwrap(FixtureFiles.archive("values.data").objects.first?.state)
+        let elements: [JSONNode] = (0..<1_100).map { index in
+            index.isMultiple(of: 3)
+                ? .deferred(.fields(state))
+                : .deferred(.value(.array([.integer(Int128(index)), .string("element \(index)"), .real(Double(index) / 7)])))
+        }
+        let node = JSONNode.object([("objects", .array(elements)), ("count", .number("1100"))])
+        func text(allowsConcurrency: Bool) -> String {
+            var bytes: [UInt8] = []
+            JSONTextWriter.write(node, allowsConcurrency: allowsConcurrency) { bytes.append(contentsOf: $0) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let sequential = text(allowsConcurrency: false)
+        XCTAssertTrue(sequential.contains("element 1099"))
+        XCTAssertEqual(text(allowsConcurrency: true), sequential)
+    }
 }

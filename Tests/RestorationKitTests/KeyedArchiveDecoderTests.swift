@@ -161,4 +161,42 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         ])
         assertArchiveError(try KeyedArchiveDecoder().decode(bytes), kind: .unreadable, contains: "reference cycle: object 7 contains itself")
     }
+
+    /// An outer archive whose `$top` refers to 120 nested archives, enough for them to be decoded
+    /// on several threads.
+    private func manyNestedArchives() throws -> PropertyListValue {
+        let nested = try ["ios7-plain.data", "ios8-tabbar.data", "values.data", "not-restoration.data"].map(FixtureFiles.bytes)
+        let count = 120
+        return .dictionary(PropertyListDictionary([
+            ("$archiver", .string("NSKeyedArchiver")),
+            ("$top", .dictionary(PropertyListDictionary((0..<count).map { ("object\($0)", .uid(UInt64($0 + 1))) }))),
+            ("$objects", .array([.string("$null")] + (0..<count).map { .data(nested[$0 % nested.count][...]) })),
+        ]))
+    }
+
+    func testConcurrentDecodingGivesTheSequentialResult() throws {
+        let plist = try manyNestedArchives()
+        var sequential = KeyedArchiveDecoder()
+        sequential.allowsConcurrency = false
+        let expected = try sequential.decode(propertyList: plist)
+        XCTAssertEqual(expected.top.count, 120)
+        XCTAssertTrue(expected.top.values.allSatisfy { $0.archiveValue != nil })
+        XCTAssertEqual(try KeyedArchiveDecoder().decode(propertyList: plist), expected)
+    }
+
+    /// A limit crossed partway through the nested archives fails exactly as a sequential decode
+    /// does: same message, same place.
+    func testLimitCrossedAmidConcurrentDecodingFailsAsSequentialDecodingDoes() throws {
+        let plist = try manyNestedArchives()
+        for limits in [DecodingLimits(maxNodes: 5_000), DecodingLimits(maxNestedArchiveBytes: 200_000)] {
+            var sequential = KeyedArchiveDecoder(limits: limits)
+            sequential.allowsConcurrency = false
+            var expected: ArchiveError?
+            XCTAssertThrowsError(try sequential.decode(propertyList: plist)) { expected = $0 as? ArchiveError }
+            XCTAssertEqual(expected?.kind, .limitExceeded)
+            XCTAssertThrowsError(try KeyedArchiveDecoder(limits: limits).decode(propertyList: plist)) { error in
+                XCTAssertEqual(error as? ArchiveError, expected)
+            }
+        }
+    }
 }

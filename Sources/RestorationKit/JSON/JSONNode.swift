@@ -12,6 +12,13 @@ enum JSONNode {
     case deferred(JSONDeferred)
 }
 
+extension JSONNode {
+    var isDeferred: Bool {
+        if case .deferred = self { return true }
+        return false
+    }
+}
+
 /// Archive content that is encoded only when it is written, straight into the sink.
 enum JSONDeferred {
     case value(ArchiveValue)

@@ -12,24 +12,37 @@ struct JSONTextWriter: JSONSink {
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 2 * maximumIndent)
 
     private var output: [UInt8] = []
-    private let sink: (UnsafeRawBufferPointer) -> Void
+    /// Where finished pieces go; nil for a writer that keeps its whole text (see
+    /// `writeConcurrently`).
+    private let sink: ((UnsafeRawBufferPointer) -> Void)?
     /// The nesting level of the value being written.
     private var level = 0
+    /// Whether large arrays may be written by `writeConcurrently` (the text is the same either
+    /// way; tests compare the two).
+    private var allowsConcurrency = true
 
     private init(sink: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.sink = sink
         output.reserveCapacity(Self.chunkSize + (1 << 16))
     }
 
+    /// A writer for one element of an array being written concurrently.
+    private init(level: Int) {
+        self.sink = nil
+        self.level = level
+    }
+
     /// Writes `node` and a final newline.
-    static func write(_ node: JSONNode, to sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+    static func write(_ node: JSONNode, allowsConcurrency: Bool = true, to sink: @escaping (UnsafeRawBufferPointer) -> Void) {
         var writer = JSONTextWriter(sink: sink)
+        writer.allowsConcurrency = allowsConcurrency
         writer.write(node)
         writer.output.append(UInt8(ascii: "\n"))
         writer.flush()
     }
 
     private mutating func flush() {
+        guard let sink else { return }
         output.withUnsafeBytes(sink)
         output.removeAll(keepingCapacity: true)
     }
@@ -37,7 +50,46 @@ struct JSONTextWriter: JSONSink {
     // MARK: JSONSink
 
     mutating func write(_ node: JSONNode) {
-        writeNode(node)
+        if sink != nil, allowsConcurrency, case .array(let elements) = node, elements.count >= Self.concurrentThreshold,
+           DeepStack.availableThreads > 1, elements.allSatisfy(\.isDeferred) {
+            writeConcurrently(elements)
+        } else {
+            writeNode(node)
+        }
+    }
+
+    /// Arrays of at least this many deferred elements (a document's objects) are written by
+    /// `writeConcurrently`.
+    private static var concurrentThreshold: Int { 64 }
+    /// Elements rendered at once: their text is held until it is written.
+    private static var concurrentBatch: Int { 512 }
+
+    /// Writes an array of deferred archive content a batch at a time: each element is rendered on
+    /// one of the processors by a writer of its own at this level, then the texts are written in
+    /// order. The text is the same as `writeNode`'s; elements share nothing but immutable values.
+    private mutating func writeConcurrently(_ elements: [JSONNode]) {
+        output.append(UInt8(ascii: "["))
+        level += 1
+        let elementLevel = level
+        // Helpers get as much stack as this thread has left, so they can go as deep as it can.
+        let stackSize = StackBounds.remainingOnCurrentThread()
+        var rendered = [[UInt8]](repeating: [], count: min(elements.count, Self.concurrentBatch))
+        for batchStart in stride(from: 0, to: elements.count, by: Self.concurrentBatch) {
+            let batchCount = min(Self.concurrentBatch, elements.count - batchStart)
+            rendered.withUnsafeMutableBufferPointer { rendered in
+                DeepStack.concurrentPerform(count: batchCount, threads: DeepStack.availableThreads, stackSize: stackSize) { _, offset in
+                    var writer = JSONTextWriter(level: elementLevel)
+                    writer.writeNode(elements[batchStart + offset])
+                    rendered[offset] = writer.output
+                }
+            }
+            for offset in 0..<batchCount {
+                startMember(first: batchStart + offset == 0)
+                output.append(contentsOf: rendered[offset])
+            }
+        }
+        level -= 1
+        close(UInt8(ascii: "]"))
     }
 
     mutating func writeNull() {

@@ -8,6 +8,9 @@
 /// objects the archive reaches from `$top` are read.
 public struct KeyedArchiveDecoder: Sendable {
     public var limits: DecodingLimits
+    /// Whether a large archive's nested archives may be decoded on several threads (the result is
+    /// the same either way; tests compare the two).
+    var allowsConcurrency = true
 
     public init(limits: DecodingLimits = .default) {
         self.limits = limits
@@ -18,7 +21,7 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Runs on a thread of its own whose stack fits the nesting `limits` allow (see `DeepStack`).
     public func decode(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> KeyedArchive {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
-            try DecodingSession(limits: limits).decodeFile(bytes)
+            try DecodingSession(limits: limits, allowsConcurrency: allowsConcurrency).decodeFile(bytes)
         }
     }
 
@@ -29,7 +32,7 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Decodes a property list already read.
     public func decode(propertyList: PropertyListValue) throws(ArchiveError) -> KeyedArchive {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
-            try DecodingSession(limits: limits).decodeRoot(FlatPropertyList(propertyList))
+            try DecodingSession(limits: limits, allowsConcurrency: allowsConcurrency).decodeRoot(FlatPropertyList(propertyList))
         }
     }
 
@@ -42,6 +45,7 @@ public struct KeyedArchiveDecoder: Sendable {
 /// What one file's decoding shares across its nested archives.
 final class DecodingSession {
     let limits: DecodingLimits
+    let allowsConcurrency: Bool
     /// Values produced so far, a shared value counting once per reference.
     var nodes = 0
     /// Bytes of nested archives parsed so far, all levels together.
@@ -49,8 +53,9 @@ final class DecodingSession {
     /// `$top` keys and fields from the outer archive down to the value being decoded.
     var location: [String] = []
 
-    init(limits: DecodingLimits) {
+    init(limits: DecodingLimits, allowsConcurrency: Bool = false) {
         self.limits = limits
+        self.allowsConcurrency = allowsConcurrency
     }
 
     func consume(_ count: Int) throws(ArchiveError) {
@@ -132,6 +137,8 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// Table indices of the arrays and dictionaries being decoded, to refuse a container that
     /// holds itself.
     private var openContainers = Set<Int>()
+    /// Nested archives decoded ahead (see `prefetchNestedArchives`), by UID.
+    private var prefetched: [Int: PrefetchedArchive] = [:]
 
     private struct Slot {
         var value: ArchiveValue?
@@ -195,6 +202,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
         self.objects = objects
         slots = Array(repeating: Slot(), count: objects.count)
+        prefetchNestedArchives(in: top)
         return KeyedArchive(top: try fields(of: top, depth: baseDepth + 1, skippingClass: false), version: version)
     }
 
@@ -297,6 +305,15 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             try session.consume(1)
             return .cycle(uid)
         }
+        if !prefetched.isEmpty, depth == Self.topValueDepth, let ready = prefetched.removeValue(forKey: index),
+           ready.nodes <= session.limits.maxNodes - session.nodes,
+           ready.nestedBytes <= session.limits.maxNestedArchiveBytes - session.nestedBytes {
+            session.nodes += ready.nodes
+            session.nestedBytes += ready.nestedBytes
+            slots[index].value = ready.value
+            slots[index].expandedSize = ready.nodes
+            return ready.value
+        }
         slots[index].inProgress = true
         let before = session.nodes
         let value = try object(at: index, depth: depth)
@@ -358,53 +375,56 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     // MARK: Data and nested archives
 
     private func data(_ bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> ArchiveValue {
-        try session.consume(1)
-        guard let format = try? PropertyListReader.format(of: bytes) else {
-            return .data(ArchiveData(bytes: bytes))
+        try NestedArchiveReader(session: session, archiveDepth: archiveDepth).value(of: bytes, depth: depth)
+    }
+
+    /// Decodes, on all processors, the nested archives `$top` refers to (UIKit's one per saved
+    /// object) before the walk reaches them. Each is decoded alone with a session of its own;
+    /// `reference` takes a result only where it counts exactly what decoding it in place would,
+    /// and decodes in place otherwise, so results and errors do not depend on the threads.
+    private func prefetchNestedArchives(in top: PropertyListContainer) {
+        guard archiveDepth == 0, session.allowsConcurrency, top.count >= Self.prefetchThreshold else { return }
+        let threads = DeepStack.availableThreads
+        guard threads > 1 else { return }
+        var jobs: [(uid: Int, key: String, bytes: ArraySlice<UInt8>)] = []
+        var seen = Set<Int>()
+        for position in 0..<top.count {
+            // Whatever is odd here is left to the walk, which reports it in place.
+            guard let valueIndex = try? member(top.count + position, of: top),
+                  case .scalar(.uid(let uid))? = try? object(valueIndex), uid < UInt64(objects.count),
+                  let dataIndex = try? member(Int(uid), of: objects),
+                  case .scalar(.data(let bytes))? = try? object(dataIndex),
+                  bytes.starts(with: BinaryPropertyListReader.magic),
+                  let key = try? key(position, of: top),
+                  seen.insert(Int(uid)).inserted
+            else { continue }
+            jobs.append((Int(uid), key, bytes))
         }
-        session.nestedBytes += bytes.count
-        guard session.nestedBytes <= session.limits.maxNestedArchiveBytes else {
-            throw session.error(.limitExceeded, "nested archives add up to more than the limit of \(session.limits.maxNestedArchiveBytes) bytes", at: bytes.startIndex)
-        }
-        let outcome: NestedOutcome
-        do throws(ArchiveError) {
-            switch format {
-            case .binary:
-                outcome = try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in try nested(table, bytes: bytes, depth: depth) }
-            case .xml:
-                outcome = try nested(FlatPropertyList(try session.readXML(bytes)), bytes: bytes, depth: depth)
+        guard jobs.count >= Self.prefetchThreshold else { return }
+        let limits = session.limits
+        let budget = PrefetchBudget(limits: limits)
+        var results = [PrefetchedArchive?](repeating: nil, count: jobs.count)
+        results.withUnsafeMutableBufferPointer { results in
+            DeepStack.concurrentPerform(count: jobs.count, threads: threads, stackSize: DeepStack.stackSize(for: limits)) { _, index in
+                guard budget.allows() else { return }
+                let session = DecodingSession(limits: limits)
+                session.location = [jobs[index].key]
+                let reader = NestedArchiveReader(session: session, archiveDepth: 0)
+                // A failure is left to the walk, which meets it in place and reports it as it would.
+                guard let value = try? reader.value(of: jobs[index].bytes, depth: Self.topValueDepth) else { return }
+                budget.spend(nodes: session.nodes, nestedBytes: session.nestedBytes)
+                results[index] = PrefetchedArchive(value: value, nodes: session.nodes, nestedBytes: session.nestedBytes)
             }
-        } catch {
-            if error.kind == .limitExceeded {
-                throw ArchiveError(error.kind, error.reason, at: error.byteOffset, location: error.location.isEmpty ? session.location : error.location)
-            }
-            // Bytes that announce a property list but cannot be read as one stay bytes, with why.
-            let reason = error.kind == .unreadable ? PropertyListError(error.reason, at: error.byteOffset).description : error.reason
-            return .data(ArchiveData(bytes: bytes, archiveError: reason))
         }
-        switch outcome {
-        case .archive(let archive): return .archive(archive)
-        case .notKeyedArchive: return .data(ArchiveData(bytes: bytes))
+        for (job, result) in zip(jobs, results) {
+            prefetched[job.uid] = result
         }
     }
 
-    private enum NestedOutcome {
-        case archive(KeyedArchive)
-        /// A well-formed property list that is not a keyed archive: an app's own data.
-        case notKeyedArchive
-    }
-
-    private func nested<Nested: PropertyListObjectTable>(_ nested: Nested, bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> NestedOutcome {
-        let decoder = ArchiveGraphDecoder<Nested>(session: session, table: nested, archiveDepth: archiveDepth + 1, baseDepth: depth)
-        guard try decoder.isKeyedArchive() else {
-            try session.checkPropertyList(nested)
-            return .notKeyedArchive
-        }
-        guard archiveDepth + 1 < session.limits.maxArchiveDepth else {
-            throw session.error(.limitExceeded, "keyed archives nest deeper than the limit of \(levels(session.limits.maxArchiveDepth))", at: bytes.startIndex)
-        }
-        return .archive(try decoder.decodeArchive())
-    }
+    /// Fewer nested archives than this are not worth starting threads for.
+    private static var prefetchThreshold: Int { 64 }
+    /// The depth at which the outer archive's walk meets the objects `$top` refers to.
+    private static var topValueDepth: Int { 1 }
 
     /// Whether the root is a dictionary whose `$archiver` is "NSKeyedArchiver".
     func isKeyedArchive() throws(ArchiveError) -> Bool {
@@ -458,6 +478,95 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         case .dictionary: return "a dictionary"
         }
     }
+}
+
+/// Reads data that may hold a property list: a nested keyed archive is decoded, a property list
+/// that is not one stays bytes, and bytes that announce a property list but cannot be read as
+/// one stay bytes with the reason.
+private struct NestedArchiveReader {
+    let session: DecodingSession
+    /// The archive level of the archive that holds the data.
+    let archiveDepth: Int
+
+    func value(of bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> ArchiveValue {
+        try session.consume(1)
+        guard let format = try? PropertyListReader.format(of: bytes) else {
+            return .data(ArchiveData(bytes: bytes))
+        }
+        session.nestedBytes += bytes.count
+        guard session.nestedBytes <= session.limits.maxNestedArchiveBytes else {
+            throw session.error(.limitExceeded, "nested archives add up to more than the limit of \(session.limits.maxNestedArchiveBytes) bytes", at: bytes.startIndex)
+        }
+        let outcome: NestedOutcome
+        do throws(ArchiveError) {
+            switch format {
+            case .binary:
+                outcome = try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in try nested(table, bytes: bytes, depth: depth) }
+            case .xml:
+                outcome = try nested(FlatPropertyList(try session.readXML(bytes)), bytes: bytes, depth: depth)
+            }
+        } catch {
+            if error.kind == .limitExceeded {
+                throw ArchiveError(error.kind, error.reason, at: error.byteOffset, location: error.location.isEmpty ? session.location : error.location)
+            }
+            // Bytes that announce a property list but cannot be read as one stay bytes, with why.
+            let reason = error.kind == .unreadable ? PropertyListError(error.reason, at: error.byteOffset).description : error.reason
+            return .data(ArchiveData(bytes: bytes, archiveError: reason))
+        }
+        switch outcome {
+        case .archive(let archive): return .archive(archive)
+        case .notKeyedArchive: return .data(ArchiveData(bytes: bytes))
+        }
+    }
+
+    private enum NestedOutcome {
+        case archive(KeyedArchive)
+        /// A well-formed property list that is not a keyed archive: an app's own data.
+        case notKeyedArchive
+    }
+
+    private func nested<Nested: PropertyListObjectTable>(_ nested: Nested, bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> NestedOutcome {
+        let decoder = ArchiveGraphDecoder<Nested>(session: session, table: nested, archiveDepth: archiveDepth + 1, baseDepth: depth)
+        guard try decoder.isKeyedArchive() else {
+            try session.checkPropertyList(nested)
+            return .notKeyedArchive
+        }
+        guard archiveDepth + 1 < session.limits.maxArchiveDepth else {
+            throw session.error(.limitExceeded, "keyed archives nest deeper than the limit of \(levels(session.limits.maxArchiveDepth))", at: bytes.startIndex)
+        }
+        return .archive(try decoder.decodeArchive())
+    }
+}
+
+/// How much work the threads of a prefetch have done, all together: past the limits they stop,
+/// so hostile input costs a bounded multiple of what a sequential decode would do.
+private final class PrefetchBudget: @unchecked Sendable {
+    private let limits: DecodingLimits
+    private var nodes = 0
+    private var nestedBytes = 0
+    private let lock = ThreadLock()
+
+    init(limits: DecodingLimits) {
+        self.limits = limits
+    }
+
+    func allows() -> Bool {
+        lock.withLock { nodes <= limits.maxNodes && nestedBytes <= limits.maxNestedArchiveBytes }
+    }
+
+    func spend(nodes: Int, nestedBytes: Int) {
+        lock.withLock {
+            self.nodes += nodes
+            self.nestedBytes += nestedBytes
+        }
+    }
+}
+
+/// A nested archive decoded ahead, with what decoding it counted.
+private struct PrefetchedArchive {
+    var value: ArchiveValue
+    var nodes: Int
+    var nestedBytes: Int
 }
 
 private func article(_ noun: String) -> String {

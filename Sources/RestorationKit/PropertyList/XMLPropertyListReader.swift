@@ -12,14 +12,18 @@ struct XMLPropertyListReader {
         // libplist's XML parser recurses without a bound and builds its whole tree (about 190
         // bytes an element) before we see it: bound depth and size before it starts.
         try preScan(bytes)
-        let document = bytes.withUnsafeBufferPointer { buffer in
-            LibplistDocument(xml: buffer)
+        // libplist makes no promise about threads, and nested archives may be decoded on several
+        // (see KeyedArchiveDecoder): one document at a time goes through it.
+        return try LibplistDocument.lock.withLock { () throws(PropertyListError) -> PropertyListValue in
+            let document = bytes.withUnsafeBufferPointer { buffer in
+                LibplistDocument(xml: buffer)
+            }
+            guard let document else {
+                throw PropertyListError("not a well-formed XML property list (libplist could not parse it)")
+            }
+            var converter = LibplistConverter(limits: limits)
+            return try converter.convert(document.root)
         }
-        guard let document else {
-            throw PropertyListError("not a well-formed XML property list (libplist could not parse it)")
-        }
-        var converter = LibplistConverter(limits: limits)
-        return try converter.convert(document.root)
     }
 
     /// Counts elements and how deeply `<array>` and `<dict>` nest, without parsing the XML.
@@ -76,6 +80,9 @@ struct XMLPropertyListReader {
 
 /// Owns the node tree libplist allocates for one document and frees it.
 final class LibplistDocument {
+    /// Held while a document is parsed, read and freed.
+    static let lock = ThreadLock()
+
     let root: plist_t
 
     init?(xml: UnsafeBufferPointer<UInt8>) {

@@ -44,6 +44,60 @@ public enum DeepStack {
     }
 }
 
+extension DeepStack {
+    /// How many threads concurrent work may use: the processors online, at most 8. Read once:
+    /// `sysconf` reads a file under /sys each time.
+    static let availableThreads: Int = {
+        #if canImport(Glibc) || canImport(Musl)
+        let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        #else
+        let online = sysconf(_SC_NPROCESSORS_ONLN)
+        #endif
+        return max(1, min(8, online))
+    }()
+
+    /// Calls `body(worker, index)` for every index in `0..<count`, spread over the calling thread
+    /// (worker 0) and up to `threads - 1` more threads (workers 1…), each with `stackSize` bytes
+    /// of stack; returns when all calls have. Indices are handed out in small batches, in order.
+    /// If a thread cannot be made, the others do its share.
+    static func concurrentPerform(count: Int, threads: Int, stackSize: Int, _ body: (_ worker: Int, _ index: Int) -> Void) {
+        let queue = WorkQueue(count: count)
+        let helpers = max(0, min(threads, count) - 1)
+        withoutActuallyEscaping(body) { body in
+            let started: [pthread_t] = (0..<helpers).compactMap { helper in
+                OneOffThread.spawn(stackSize: stackSize) { queue.drain(worker: helper + 1, body) }
+            }
+            queue.drain(worker: 0, body)
+            for thread in started { pthread_join(thread, nil) }
+        }
+    }
+}
+
+/// Hands out indices `0..<count` in batches to the threads of `concurrentPerform`.
+private final class WorkQueue: @unchecked Sendable {
+    private var next = 0
+    private let count: Int
+    private let lock = ThreadLock()
+    /// Indices taken per lock: enough to make locking cheap, few enough to balance the load.
+    private static let batch = 8
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    func drain(worker: Int, _ body: (Int, Int) -> Void) {
+        while true {
+            let (start, end) = lock.withLock {
+                let start = next
+                next = min(count, next + Self.batch)
+                return (start, next)
+            }
+            guard start < end else { return }
+            for index in start..<end { body(worker, index) }
+        }
+    }
+}
+
 /// How much stack the current thread has left, known for the threads `DeepStack` makes: each
 /// records where its stack ends when it starts. Other threads count as having none to spare.
 enum StackBounds {
@@ -155,6 +209,11 @@ private enum OneOffThread {
 
     static func spawnDetached(stackSize: Int, _ work: @escaping () -> Void) -> Bool {
         spawn(stackSize: stackSize, detached: true, work) != nil
+    }
+
+    /// A joinable thread running `work`, or nil if none could be made.
+    static func spawn(stackSize: Int, _ work: @escaping () -> Void) -> pthread_t? {
+        spawn(stackSize: stackSize, detached: false, work)
     }
 
     private final class Box {
