@@ -800,6 +800,15 @@ def saved_state_directory(archive_bytes, tries_left):
     }
 
 
+def unreadable_sidecars_directory(archive_bytes):
+    """A .savedState directory whose two side files are damaged: inprogress.data cut off inside
+    its trailer, restorationInfo.plist not a property list at all."""
+    directory = saved_state_directory(archive_bytes, 3)
+    directory["inprogress.data"] = directory["inprogress.data"][:-12]
+    directory["restorationInfo.plist"] = b"kIgnoreSnapshotKey=NO\n"
+    return directory
+
+
 # --- diff/: pairs (A, B) for `restoration-tool diff`, built on the clean archive ------------
 # Each pair differs in one kind of way; A is clean_archive_parts() itself unless the change
 # needs something in A to change or remove.
@@ -1257,14 +1266,18 @@ def hostile_files(ios8_bytes):
 
 
 def validate_files():
-    """validate/: the clean archive, one archive per rule, and two savedState directories
-    whose inprogress.data says the next restore is the last (1 try) or none is left (0)."""
+    """validate/: the clean archive, one archive per rule, and savedState directories whose
+    inprogress.data says none is left (0 tries), the next restore is the last (1), a restore was
+    interrupted with tries to spare (3), or whose side files cannot be read."""
     clean = binary(archive_from_parts(clean_archive_parts()))
     files = {"clean.data": clean}
     for rule, parts in RULE_VARIANTS.items():
         files[rule + ".data"] = binary(archive_from_parts(parts()))
-    for directory, tries_left in (("pending-discard", 0), ("last-try", 1)):
-        for name, data in saved_state_directory(clean, tries_left).items():
+    directories = {directory: saved_state_directory(clean, tries_left)
+                   for directory, tries_left in (("pending-discard", 0), ("last-try", 1), ("interrupted-restore", 3))}
+    directories["unreadable-sidecar"] = unreadable_sidecars_directory(clean)
+    for directory, contents in directories.items():
+        for name, data in contents.items():
             files[f"{directory}.savedState/{name}"] = data
     return {"validate/" + name: data for name, data in files.items()}
 

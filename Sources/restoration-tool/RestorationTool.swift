@@ -19,4 +19,10 @@ struct RestorationTool: ParsableCommand {
         version: version,
         subcommands: [Dump.self, Validate.self, Diff.self, Tree.self, Scan.self]
     )
+
+    /// No command given: a usage error (status 64, usage on standard error), as for any other
+    /// missing argument; `--help` prints the help.
+    func run() throws {
+        throw ValidationError("Missing expected command: dump, validate, diff, tree or scan")
+    }
 }

@@ -22,7 +22,7 @@ struct Validate: ParsableCommand {
     @Option(name: .customLong("bundle-version"), help: ArgumentHelp("Report an archive saved by another app version (CFBundleVersion) than this.", valueName: "version"))
     var bundleVersion: String?
 
-    @Flag(name: .customLong("list-rules"), help: "List the rules, with their severities, and exit.")
+    @Flag(name: .customLong("list-rules"), help: "List the rules, with their severities, and exit (with --json, as a JSON document).")
     var listRules = false
 
     @OptionGroup
@@ -41,7 +41,11 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         if listRules {
-            Console.write(Self.ruleList())
+            if json {
+                if !Console.writeJSON([RuleListDocument()], asArray: false, file: "-") { throw ExitCode(ExitStatus.unreadable) }
+            } else {
+                Console.write(Self.ruleList())
+            }
             return
         }
         DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { validateAll() }

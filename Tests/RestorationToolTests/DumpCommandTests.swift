@@ -96,7 +96,7 @@ final class DumpCommandTests: XCTestCase {
     }
 
     func testUsageErrorsExit64() throws {
-        for arguments in [["dump"], ["dump", "--no-such-option", "x"], ["frobnicate"], ["dump", "--max-depth", "0", "x"], ["dump", "-", "-"]] {
+        for arguments in [[], ["dump"], ["dump", "--no-such-option", "x"], ["frobnicate"], ["dump", "--max-depth", "0", "x"], ["dump", "-", "-"]] {
             let run = try ToolRunner.run(arguments)
             XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
             XCTAssertEqual(run.stdout, "")

@@ -99,7 +99,7 @@ final class ScanCommandTests: XCTestCase {
         let run = try ToolRunner.run(["scan", root.path])
         let lines = run.stdout.split(separator: "\n")
         XCTAssertTrue(lines.first?.hasPrefix("SAVED ") == true && lines.first?.contains(" BUNDLE ID ") == true, run.stdout)
-        XCTAssertTrue(lines[1].contains("com.example.newer") && lines[1].contains("valid, discard pending"))
+        XCTAssertTrue(lines[1].contains("com.example.newer") && lines[1].contains("valid (1 warning), discard pending"), run.stdout)
         XCTAssertTrue(run.stdout.contains("invalid (2 errors)"))
         XCTAssertTrue(run.stdout.contains("warning: " + root.path))
         XCTAssertEqual(lines.last, "4 archives")
@@ -117,8 +117,24 @@ final class ScanCommandTests: XCTestCase {
         try inProgress.write(to: state.appendingPathComponent("inprogress.data"))
         let run = try ToolRunner.run(["scan", root.path])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stdout.contains("valid, restore interrupted  "), run.stdout)
+        XCTAssertTrue(run.stdout.contains("valid (1 warning), restore interrupted  "), run.stdout)
         XCTAssertTrue(run.stdout.contains("(2 attempts left)"), run.stdout)
+    }
+
+    /// scan counts what validate counts, the files beside the archive included.
+    func testScanCountsAsValidateDoes() throws {
+        for directory in ["pending-discard", "interrupted-restore", "unreadable-sidecar"] {
+            let path = "Fixtures/validate/\(directory).savedState"
+            let scan = try ToolRunner.run(["scan", "--json", path])
+            let row = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])?["archives"] as? [[String: Any]]).first
+            let (_, reports) = try ToolRunner.run(["validate", "--json", path]).withJSONArray()
+            XCTAssertEqual(row?["warnings"] as? Int, reports.first?["warnings"] as? Int, directory)
+            XCTAssertEqual(row?["errors"] as? Int, reports.first?["errors"] as? Int, directory)
+            XCTAssertEqual((row?["restoreWarnings"] as? [String])?.count, reports.first?["warnings"] as? Int, directory)
+        }
+        let table = try ToolRunner.run(["scan", "Fixtures/validate/unreadable-sidecar.savedState"]).stdout
+        XCTAssertTrue(table.contains("valid (2 warnings)  "), table)
+        XCTAssertTrue(table.contains("restorationInfo.plist cannot be read"), table)
     }
 
     func testUnreadableDirectory() throws {

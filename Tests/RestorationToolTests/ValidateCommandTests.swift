@@ -18,12 +18,25 @@ final class ValidateCommandTests: XCTestCase {
         "selected-tab-not-child.data": "selected-tab-not-child",
         "proxy-without-path.data": "proxy-without-path",
         "first-responder-unknown-path.data": "first-responder-unknown-path",
+        "pending-discard.savedState": "pending-discard",
+        "interrupted-restore.savedState": "interrupted-restore",
+        "unreadable-sidecar.savedState": "unreadable-sidecar",
     ]
 
+    /// The one rule with no fixture of its own: it compares `clean.data` with `--bundle-version`.
+    static let ruleWithoutFixture = "bundle-version-mismatch"
+
+    /// The JSON document for one archive (a `.savedState` directory gives an array of one).
     private func document(_ arguments: [String]) throws -> (ToolRun, [String: Any]) {
         let run = try ToolRunner.run(["validate", "--json"] + arguments)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stderr)
+        let parsed = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+        let object = try XCTUnwrap(parsed as? [String: Any] ?? (parsed as? [[String: Any]])?.first, run.stderr)
         return (run, object)
+    }
+
+    func testEveryRuleHasAFixture() throws {
+        let rules = try ToolRunner.run(["validate", "--list-rules"]).stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+        XCTAssertEqual(Set(rules), Set(Self.ruleFixtures.values).union([Self.ruleWithoutFixture]))
     }
 
     private func diagnostics(_ document: [String: Any]) -> [[String: Any]] {
@@ -53,12 +66,13 @@ final class ValidateCommandTests: XCTestCase {
         XCTAssertEqual(clean["warnings"] as? Int, 0)
     }
 
+    /// Every rule fixture's text and JSON report, golden.
     func testGoldenOutput() throws {
-        for name in ["dangling-reference", "malformed-path", "missing-metadata"] {
-            let text = try ToolRunner.run(["validate", "Fixtures/validate/\(name).data"])
-            try GoldenFiles.assertMatches(text.stdout, "validate-\(name).txt")
-            let json = try ToolRunner.run(["validate", "--json", "Fixtures/validate/\(name).data"])
-            try GoldenFiles.assertMatches(json.stdout, "validate-\(name).json")
+        for (fixture, rule) in Self.ruleFixtures.sorted(by: { $0.value < $1.value }) {
+            let text = try ToolRunner.run(["validate", "Fixtures/validate/" + fixture])
+            try GoldenFiles.assertMatches(text.stdout, "validate-\(rule).txt")
+            let json = try ToolRunner.run(["validate", "--json", "Fixtures/validate/" + fixture])
+            try GoldenFiles.assertMatches(json.stdout, "validate-\(rule).json")
         }
     }
 
@@ -131,6 +145,19 @@ final class ValidateCommandTests: XCTestCase {
         for rule in Set(Self.ruleFixtures.values).union(["bundle-version-mismatch", "pending-discard", "interrupted-restore", "unreadable-sidecar"]) {
             XCTAssertTrue(run.stdout.contains(rule + " "), rule)
         }
+    }
+
+    func testListRulesAsJSON() throws {
+        let run = try ToolRunner.run(["validate", "--list-rules", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["schemaVersion"] as? Int, 1)
+        let rules = try XCTUnwrap(document["rules"] as? [[String: Any]])
+        let text = try ToolRunner.run(["validate", "--list-rules"]).stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+        XCTAssertEqual(rules.map { $0["rule"] as? String }, text)
+        XCTAssertEqual(rules.first { $0["rule"] as? String == "class-map-unknown-path" }?["severities"] as? [String], ["error", "warning"])
+        XCTAssertEqual(rules.first { $0["rule"] as? String == "orphan-path" }?["severities"] as? [String], ["warning"])
+        XCTAssertTrue(rules.allSatisfy { ($0["summary"] as? String)?.isEmpty == false })
     }
 
     func testEveryRuleIsDocumentedInTheManualPage() throws {

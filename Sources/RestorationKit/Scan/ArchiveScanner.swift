@@ -64,10 +64,11 @@ public struct ArchiveScanner: Sendable {
         var row = ScanRow(path: archive, bundleIdentifier: bundle, sceneSession: scene)
         var sidecarFolders = [directory]
         if let scene { sidecarFolders.insert(directory + "/" + scene, at: 0) }
-        let restoreFindings = sidecarFolders.flatMap { SavedStateDirectory.sidecarDiagnostics(in: $0, limits: limits) }
-            .filter { $0.rule == .pendingDiscard || $0.rule == .interruptedRestore }
-        row.sidecarNotes = restoreFindings.map(\.message)
-        row.discardPending = restoreFindings.contains { $0.rule == .pendingDiscard }
+        // What validate says of the files beside the archive, counted as it counts them.
+        let sidecarFindings = sidecarFolders.flatMap { SavedStateDirectory.sidecarDiagnostics(in: $0, limits: limits) }
+        row.sidecarNotes = sidecarFindings.map(\.message)
+        row.discardPending = sidecarFindings.contains { $0.rule == .pendingDiscard }
+        row.restoreInterrupted = sidecarFindings.contains { $0.rule == .interruptedRestore }
         do {
             let decoded = try RestorationArchive(contentsOf: archive, limits: limits)
             guard decoded.isRestorationArchive else {
@@ -79,7 +80,7 @@ public struct ArchiveScanner: Sendable {
             row.objectCount = decoded.objects.count
             let diagnostics = ArchiveValidator().validate(decoded)
             row.errors = diagnostics.filter { $0.severity == .error }.count
-            row.warnings = diagnostics.filter { $0.severity == .warning }.count
+            row.warnings = diagnostics.filter { $0.severity == .warning }.count + sidecarFindings.count
         } catch {
             row.problem = error.kind == .notKeyedArchive && scene != nil ? "a scene's user-activity state, not a keyed archive" : error.description
         }
@@ -101,14 +102,17 @@ public struct ScanRow: Sendable {
     public var warnings: Int?
     /// Why the archive could not be read, if it could not.
     public var problem: String?
-    /// What `inprogress.data` says of a pending discard or an interrupted restore.
+    /// What `validate` finds in `inprogress.data` and `restorationInfo.plist` beside the archive:
+    /// a pending discard, an interrupted restore, a file that cannot be read (all warnings).
     public var sidecarNotes: [String] = []
     /// Whether one more interrupted restore, or the next launch, deletes the archive.
     public var discardPending = false
+    /// Whether a restore was interrupted, with attempts to spare.
+    public var restoreInterrupted = false
 
     /// What the STATUS column adds about `inprogress.data`.
     public var restoreNote: String? {
-        sidecarNotes.isEmpty ? nil : discardPending ? "discard pending" : "restore interrupted"
+        discardPending ? "discard pending" : restoreInterrupted ? "restore interrupted" : nil
     }
 
     public init(path: String, bundleIdentifier: String, sceneSession: String?) {
@@ -117,11 +121,20 @@ public struct ScanRow: Sendable {
         self.sceneSession = sceneSession
     }
 
-    /// "valid", "invalid (2 errors)", "unreadable: …".
+    /// "valid", "valid (1 warning)", "invalid (2 errors)", "invalid (2 errors, 1 warning)",
+    /// "unreadable: …": `validate`'s verdict and counts.
     public var status: String {
         if let problem { return "unreadable: " + problem }
         guard let errors else { return "unknown" }
-        return errors == 0 ? "valid" : "invalid (\(errors) error\(errors == 1 ? "" : "s"))"
+        var counts: [String] = []
+        if errors > 0 { counts.append(Self.count(errors, "error")) }
+        if let warnings, warnings > 0 { counts.append(Self.count(warnings, "warning")) }
+        let verdict = errors == 0 ? "valid" : "invalid"
+        return counts.isEmpty ? verdict : verdict + " (" + counts.joined(separator: ", ") + ")"
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     static func newestFirst(_ a: ScanRow, _ b: ScanRow) -> Bool {
