@@ -1190,6 +1190,13 @@ def uid_bomb(levels=200):
     return binary(keyed_tree({"root": UID(first)}, objects))
 
 
+def shared_string_bomb(length=1 << 16, references=8192):
+    """$objects[1] is an NSArray holding one long string `references` times: a small file that
+    prints half a gibibyte, because every reference prints the string."""
+    objects = ["$null", {"$class": UID(3), "NS.objects": [UID(2)] * references}, "A" * length, NSARRAY_CLASS]
+    return binary(keyed_tree({"root": UID(1)}, objects))
+
+
 def hostile_files(ios8_bytes):
     small = flatten({"key": "value", "list": [1, 2, 3]})
     trailer_start = len(ios8_bytes) - 32
@@ -1220,6 +1227,7 @@ def hostile_files(ios8_bytes):
             ["$null", {"$class": UID(2), "NS.objects": [UID(1)]}, NSARRAY_CLASS])),
         "uid-out-of-range.data": binary(keyed_tree({"root": UID(9999)}, ["$null"])),
         "uid-bomb.data": uid_bomb(),
+        "shared-string-bomb.data": shared_string_bomb(),
         "class-not-dict.data": binary(keyed_tree(
             {"root": UID(1)},
             ["$null", {"$class": UID(2), "NS.string": "x"}, "NSMutableString"])),

@@ -18,6 +18,9 @@ struct DecodingOptions: ParsableArguments {
     @Option(name: .customLong("max-nested-bytes"), help: ArgumentHelp("How many bytes of nested archives one file may make the tool parse, all levels together.", valueName: "bytes"))
     var maxNestedArchiveBytes: Int = DecodingLimits.default.maxNestedArchiveBytes
 
+    @Option(name: .customLong("max-expanded-bytes"), help: ArgumentHelp("How many bytes of strings and data one file may expand to (a shared value counts once per reference).", valueName: "bytes"))
+    var maxExpandedBytes: Int = DecodingLimits.default.maxExpandedBytes
+
     func validate() throws {
         // The stack, not the input, bounds depth: beyond this, deep input could overflow it.
         guard (1...4096).contains(maxDepth) else { throw ValidationError("--max-depth must be from 1 to 4096") }
@@ -25,11 +28,12 @@ struct DecodingOptions: ParsableArguments {
         guard (1...256).contains(maxArchiveDepth) else { throw ValidationError("--max-archive-depth must be from 1 to 256") }
         guard maxInputBytes >= 1 else { throw ValidationError("--max-input-size must be at least 1") }
         guard maxNestedArchiveBytes >= 0 else { throw ValidationError("--max-nested-bytes must not be negative") }
+        guard maxExpandedBytes >= 0 else { throw ValidationError("--max-expanded-bytes must not be negative") }
     }
 
     var limits: DecodingLimits {
         DecodingLimits(
             maxDepth: maxDepth, maxNodes: maxNodes, maxArchiveDepth: maxArchiveDepth,
-            maxInputBytes: maxInputBytes, maxNestedArchiveBytes: maxNestedArchiveBytes)
+            maxInputBytes: maxInputBytes, maxNestedArchiveBytes: maxNestedArchiveBytes, maxExpandedBytes: maxExpandedBytes)
     }
 }

@@ -199,4 +199,22 @@ final class KeyedArchiveDecoderTests: XCTestCase {
             }
         }
     }
+
+    /// Every object shows its class name and every dictionary its keys: shared as they are in the
+    /// file, they count once per use, like strings (a class name twice: as the class and as the
+    /// chain it heads).
+    func testSharedClassNamesAndKeysCountTowardTheByteLimit() throws {
+        let longName = String(repeating: "N", count: 1_000)
+        let objects: [PropertyListValue] = [.string("$null"), .dictionary(PropertyListDictionary([("$classname", .string(longName))]))]
+            + (0..<100).map { _ in .dictionary(PropertyListDictionary([("$class", .uid(1)), ("k", .integer(1))])) }
+        let plist = PropertyListValue.dictionary(PropertyListDictionary([
+            ("$archiver", .string("NSKeyedArchiver")),
+            ("$top", .dictionary(PropertyListDictionary((0..<100).map { ("o\($0)", .uid(UInt64($0 + 2))) }))),
+            ("$objects", .array(objects)),
+        ]))
+        XCTAssertNoThrow(try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 210_000)).decode(propertyList: plist))
+        assertArchiveError(
+            try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 150_000)).decode(propertyList: plist),
+            kind: .limitExceeded, contains: "archive's strings and data add up to more than the limit of 150000 bytes")
+    }
 }

@@ -39,6 +39,8 @@ public struct ArchiveDictionary: Sendable {
 extension ArchiveDictionary: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
+        // The same order first: the usual case, linear, and free for the same storage.
+        if lhs.entries == rhs.entries { return true }
         // Multiset comparison, so duplicate keys in damaged files compare sensibly too.
         var remaining = [Entry: Int]()
         for entry in lhs.entries { remaining[entry, default: 0] += 1 }
@@ -49,6 +51,7 @@ extension ArchiveDictionary: Hashable {
         return true
     }
 
+    /// Order-independent, to agree with `==`; values hash shallowly (see `ArchiveValue.hash`).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         var combined = 0

@@ -25,6 +25,10 @@ extension ArchiveValue: Hashable {
         }
     }
 
+    /// Shallow: a container contributes its kind and size, not its contents. Equal values still
+    /// hash alike, and hashing costs the same for any value: hashing whole subtrees made
+    /// comparing nested dictionaries, whose comparison hashes their entries, cost the square of
+    /// their size or more when hostile input shares them.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
@@ -33,16 +37,16 @@ extension ArchiveValue: Hashable {
         case .real(let value): hasher.combine(3); hasher.combine(value.bitPattern)
         case .boolean(let value): hasher.combine(4); hasher.combine(value)
         case .date(let value): hasher.combine(5); hasher.combine(value.bitPattern)
-        case .data(let value): hasher.combine(6); hasher.combine(value)
-        case .array(let value): hasher.combine(7); hasher.combine(value)
-        case .set(let value): hasher.combine(8); hasher.combine(value)
-        case .orderedSet(let value): hasher.combine(9); hasher.combine(value)
-        case .dictionary(let value): hasher.combine(10); hasher.combine(value)
+        case .data(let value): hasher.combine(6); hasher.combine(value.bytes.count)
+        case .array(let value): hasher.combine(7); hasher.combine(value.count)
+        case .set(let value): hasher.combine(8); hasher.combine(value.count)
+        case .orderedSet(let value): hasher.combine(9); hasher.combine(value.count)
+        case .dictionary(let value): hasher.combine(10); hasher.combine(value.count)
         case .uuid(let value): hasher.combine(11); hasher.combine(value)
-        case .url(let value): hasher.combine(12); hasher.combine(value)
-        case .object(let value): hasher.combine(13); hasher.combine(value)
+        case .url(let value): hasher.combine(12); hasher.combine(value.relative)
+        case .object(let value): hasher.combine(13); hasher.combine(value.className); hasher.combine(value.fields.count)
         case .reference(let value): hasher.combine(14); hasher.combine(value)
-        case .archive(let value): hasher.combine(15); hasher.combine(value)
+        case .archive(let value): hasher.combine(15); hasher.combine(value.top.count)
         case .cycle(let value): hasher.combine(16); hasher.combine(value)
         }
     }

@@ -48,6 +48,9 @@ final class DecodingSession {
     let allowsConcurrency: Bool
     /// Values produced so far, a shared value counting once per reference.
     var nodes = 0
+    /// Bytes of strings and data produced so far (keys and class names included), counted as
+    /// `nodes` are.
+    var bytes = 0
     /// Bytes of nested archives parsed so far, all levels together.
     var nestedBytes = 0
     /// `$top` keys and fields from the outer archive down to the value being decoded.
@@ -62,6 +65,14 @@ final class DecodingSession {
         nodes += count
         guard nodes <= limits.maxNodes else {
             throw error(.limitExceeded, "archive expands to more than the limit of \(limits.maxNodes) values (shared objects count once per reference)")
+        }
+    }
+
+    /// Counts `count` bytes of text or data about to be part of the decoded archive.
+    func consumeBytes(_ count: Int) throws(ArchiveError) {
+        bytes += count
+        guard bytes <= limits.maxExpandedBytes else {
+            throw error(.limitExceeded, "archive's strings and data add up to more than the limit of \(limits.maxExpandedBytes) bytes (shared ones count once per reference)")
         }
     }
 
@@ -142,8 +153,9 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     private struct Slot {
         var value: ArchiveValue?
-        /// How many values the decoded object expands to.
+        /// How many values, and bytes of strings and data, the decoded object expands to.
         var expandedSize = 0
+        var expandedBytes = 0
         var inProgress = false
     }
 
@@ -151,6 +163,8 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         var name: String
         var chain: [String]
         var foundation: FoundationValues.Kind?
+        /// The bytes of the names, which every object of the class shows.
+        var nameBytes: Int
     }
 
     init(session: DecodingSession, table: Table, archiveDepth: Int, baseDepth: Int) {
@@ -217,6 +231,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         for position in 0..<dictionary.count {
             let name = try key(position, of: dictionary)
             if skippingClass, name == "$class" { continue }
+            try session.consumeBytes(name.utf8.count)
             session.location.append(name)
             names.append(name)
             values.append(try field(try member(dictionary.count + position, of: dictionary), depth: depth))
@@ -250,6 +265,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             entries.reserveCapacity(dictionary.count)
             for position in 0..<dictionary.count {
                 let name = try key(position, of: dictionary)
+                try session.consumeBytes(name.utf8.count)
                 entries.append(.init(key: .string(name), value: try field(try member(dictionary.count + position, of: dictionary), depth: depth + 1)))
             }
             return .dictionary(ArchiveDictionary(entries: entries))
@@ -264,6 +280,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             return try data(bytes, depth: depth)
         case .string(let string):
             try session.consume(1)
+            try session.consumeBytes(string.utf8.count)
             return .string(string)
         case .integer(let integer):
             try session.consume(1)
@@ -299,6 +316,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         let index = Int(uid)
         if let value = slots[index].value {
             try session.consume(slots[index].expandedSize)
+            try session.consumeBytes(slots[index].expandedBytes)
             return value
         }
         if slots[index].inProgress {
@@ -307,19 +325,23 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
         if !prefetched.isEmpty, depth == Self.topValueDepth, let ready = prefetched.removeValue(forKey: index),
            ready.nodes <= session.limits.maxNodes - session.nodes,
+           ready.bytes <= session.limits.maxExpandedBytes - session.bytes,
            ready.nestedBytes <= session.limits.maxNestedArchiveBytes - session.nestedBytes {
             session.nodes += ready.nodes
+            session.bytes += ready.bytes
             session.nestedBytes += ready.nestedBytes
             slots[index].value = ready.value
             slots[index].expandedSize = ready.nodes
+            slots[index].expandedBytes = ready.bytes
             return ready.value
         }
         slots[index].inProgress = true
-        let before = session.nodes
+        let (nodesBefore, bytesBefore) = (session.nodes, session.bytes)
         let value = try object(at: index, depth: depth)
         slots[index].inProgress = false
         slots[index].value = value
-        slots[index].expandedSize = session.nodes - before
+        slots[index].expandedSize = session.nodes - nodesBefore
+        slots[index].expandedBytes = session.bytes - bytesBefore
         return value
     }
 
@@ -338,6 +360,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
         let info = try classInfo(classUID, of: uid)
         try session.consume(1)
+        try session.consumeBytes(info.nameBytes)
         let fields = try fields(of: dictionary, depth: depth + 1, skippingClass: true)
         return info.foundation.flatMap { FoundationValues.naturalValue($0, fields: fields) }
             ?? .object(ArchiveObject(className: info.name, classChain: info.chain, fields: fields))
@@ -364,7 +387,8 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 if let superclass = try string(try member(position, of: names)) { chain.append(superclass) }
             }
         }
-        let info = ClassInfo(name: name, chain: chain, foundation: FoundationValues.kind(ofClass: name))
+        let nameBytes = chain.reduce(name.utf8.count) { $0 + $1.utf8.count }
+        let info = ClassInfo(name: name, chain: chain, foundation: FoundationValues.kind(ofClass: name), nameBytes: nameBytes)
         // Hostile archives may hold thousands of class descriptions: keep the list searched short.
         if classes.count < 64 {
             classes.append((Int(uid), info))
@@ -412,8 +436,8 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 let reader = NestedArchiveReader(session: session, archiveDepth: 0)
                 // A failure is left to the walk, which meets it in place and reports it as it would.
                 guard let value = try? reader.value(of: jobs[index].bytes, depth: Self.topValueDepth) else { return }
-                budget.spend(nodes: session.nodes, nestedBytes: session.nestedBytes)
-                results[index] = PrefetchedArchive(value: value, nodes: session.nodes, nestedBytes: session.nestedBytes)
+                budget.spend(nodes: session.nodes, bytes: session.bytes, nestedBytes: session.nestedBytes)
+                results[index] = PrefetchedArchive(value: value, nodes: session.nodes, bytes: session.bytes, nestedBytes: session.nestedBytes)
             }
         }
         for (job, result) in zip(jobs, results) {
@@ -491,6 +515,7 @@ private struct NestedArchiveReader {
     func value(of bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> ArchiveValue {
         try session.consume(1)
         guard let format = try? PropertyListReader.format(of: bytes) else {
+            try session.consumeBytes(bytes.count)
             return .data(ArchiveData(bytes: bytes))
         }
         session.nestedBytes += bytes.count
@@ -511,11 +536,15 @@ private struct NestedArchiveReader {
             }
             // Bytes that announce a property list but cannot be read as one stay bytes, with why.
             let reason = error.kind == .unreadable ? PropertyListError(error.reason, at: error.byteOffset).description : error.reason
+            try session.consumeBytes(bytes.count + reason.utf8.count)
             return .data(ArchiveData(bytes: bytes, archiveError: reason))
         }
         switch outcome {
-        case .archive(let archive): return .archive(archive)
-        case .notKeyedArchive: return .data(ArchiveData(bytes: bytes))
+        case .archive(let archive):
+            return .archive(archive)
+        case .notKeyedArchive:
+            try session.consumeBytes(bytes.count)
+            return .data(ArchiveData(bytes: bytes))
         }
     }
 
@@ -543,6 +572,7 @@ private struct NestedArchiveReader {
 private final class PrefetchBudget: @unchecked Sendable {
     private let limits: DecodingLimits
     private var nodes = 0
+    private var bytes = 0
     private var nestedBytes = 0
     private let lock = ThreadLock()
 
@@ -551,12 +581,13 @@ private final class PrefetchBudget: @unchecked Sendable {
     }
 
     func allows() -> Bool {
-        lock.withLock { nodes <= limits.maxNodes && nestedBytes <= limits.maxNestedArchiveBytes }
+        lock.withLock { nodes <= limits.maxNodes && bytes <= limits.maxExpandedBytes && nestedBytes <= limits.maxNestedArchiveBytes }
     }
 
-    func spend(nodes: Int, nestedBytes: Int) {
+    func spend(nodes: Int, bytes: Int, nestedBytes: Int) {
         lock.withLock {
             self.nodes += nodes
+            self.bytes += bytes
             self.nestedBytes += nestedBytes
         }
     }
@@ -566,6 +597,7 @@ private final class PrefetchBudget: @unchecked Sendable {
 private struct PrefetchedArchive {
     var value: ArchiveValue
     var nodes: Int
+    var bytes: Int
     var nestedBytes: Int
 }
 

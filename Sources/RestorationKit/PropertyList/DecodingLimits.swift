@@ -2,8 +2,9 @@
 ///
 /// Every bound is checked while reading and reported as an error that names it; none of them
 /// is reached by archives UIKit writes (a deep real archive nests a few dozen levels; one of
-/// 20 000 saved objects and 24 MB holds under a million values). The value limit also bounds
-/// what printing can cost: output grows with the values, up to a few hundred bytes each.
+/// 20 000 saved objects and 24 MB holds under a million values and a few megabytes of text).
+/// Together the value and byte limits bound what printing can cost: output grows with the
+/// values, a few hundred bytes each, and with the bytes of their strings and data.
 public struct DecodingLimits: Hashable, Sendable {
     /// How deeply containers may nest, counted across nested archives.
     public var maxDepth: Int
@@ -17,16 +18,21 @@ public struct DecodingLimits: Hashable, Sendable {
     /// together. Nested archives lie inside the file, but each level parses its own bytes again,
     /// so without this bound deep nesting multiplies the work of a large file.
     public var maxNestedArchiveBytes: Int
+    /// How many bytes of strings and data (keys and class names included) a file may expand to,
+    /// counting a shared value once per reference, as every reference prints it: without this
+    /// bound a small file that refers to one long string many times prints gigabytes.
+    public var maxExpandedBytes: Int
 
     public init(
         maxDepth: Int = 512, maxNodes: Int = 5_000_000, maxArchiveDepth: Int = 16,
-        maxInputBytes: Int = 1 << 30, maxNestedArchiveBytes: Int = 512 << 20
+        maxInputBytes: Int = 1 << 30, maxNestedArchiveBytes: Int = 512 << 20, maxExpandedBytes: Int = 256 << 20
     ) {
         self.maxDepth = maxDepth
         self.maxNodes = maxNodes
         self.maxArchiveDepth = maxArchiveDepth
         self.maxInputBytes = maxInputBytes
         self.maxNestedArchiveBytes = maxNestedArchiveBytes
+        self.maxExpandedBytes = maxExpandedBytes
     }
 
     public static let `default` = DecodingLimits()
