@@ -1214,6 +1214,8 @@ def hostile_files(ios8_bytes):
         "truncated-objects.data": ios8_bytes[:table_offset // 2] + ios8_bytes[trailer_start:],
         "offset-out-of-range.data": write_bplist(small, offset_overrides={2: 0xFFFFFFFF}),
         "top-object-out-of-range.data": write_bplist(small, top_object=len(small)),
+        # The trailer claims 2^40 objects: an offset table far larger than the file.
+        "object-count-out-of-range.data": write_bplist(small, num_objects=1 << 40),
         # object 0 = [object 1, object 2] but only objects 0 and 1 exist
         "ref-out-of-range.data": write_bplist([ArrayNode([1, 2]), Leaf(enc_int(7))]),
         "plist-cycle.data": write_bplist([ArrayNode([1, 0]), Leaf(enc_ascii(b"x"))]),

@@ -31,6 +31,11 @@ final class BinaryPropertyListReaderTests: XCTestCase {
         }
     }
 
+    func testXMLWithAByteOrderMarkReadsAsWithout() throws {
+        let xml = try FixtureFiles.bytes("ios8-tabbar.xml")
+        XCTAssertEqual(try read([0xEF, 0xBB, 0xBF] + xml), try read(xml))
+    }
+
     func testMinimalHandMadeFile() throws {
         // bplist00, one object (integer 7), offset table, trailer.
         let bytes = BinaryPlistBuilder.single(object: [0x10, 0x07])

@@ -16,6 +16,7 @@ final class HostileInputTests: XCTestCase {
         "truncated-objects.data": "trailer's offset table position 8495 lies outside the object area",
         "offset-out-of-range.data": "object 2 has offset 4294967295, outside the object area",
         "top-object-out-of-range.data": "trailer's top object 8 is out of range (8 objects)",
+        "object-count-out-of-range.data": "offset table of 1099511627776 entries of 1 bytes runs past the trailer",
         "ref-out-of-range.data": "object reference 2 is out of range (2 objects)",
         "plist-cycle.data": "reference cycle: object 0 contains itself",
         "shared-bomb.data": "property list expands to more than the limit of 5000000 values",
@@ -68,6 +69,48 @@ final class HostileInputTests: XCTestCase {
                 XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
                 XCTAssertEqual(run.stderr, "", name)
                 XCTAssertFalse(run.stdout.isEmpty, name)
+            }
+        }
+    }
+
+    func testValidate() throws {
+        try checkRestorationCommand(["validate"])
+        try checkRestorationCommand(["validate", "--json"])
+    }
+
+    func testTree() throws {
+        try checkRestorationCommand(["tree"])
+    }
+
+    /// Each hostile file as either side of a diff against a clean archive.
+    func testDiff() throws {
+        try checkRestorationCommand(["diff", "Fixtures/validate/clean.data"])
+        try checkRestorationCommand(["diff", "--json"], after: ["Fixtures/validate/clean.data"])
+    }
+
+    /// The commands that need a restoration archive: the documented error where `dump` has one;
+    /// otherwise a result (0 or 1), or, for a keyed archive that is not a restoration archive,
+    /// status 2 with the one line that says so.
+    private func checkRestorationCommand(_ command: [String], after: [String] = []) throws {
+        for (name, expectedError) in Self.expectations.sorted(by: { $0.key < $1.key }) {
+            let path = "Fixtures/hostile/" + name
+            let before = try fingerprint(path)
+            let run = try ToolRunner.run(command + [path] + after)
+            let label = "\(command) \(name)"
+            XCTAssertLessThan(run.seconds, Self.timeBound, label)
+            XCTAssertEqual(try fingerprint(path), before, "\(name) was modified")
+            if let expectedError {
+                XCTAssertEqual(run.status, 2, label)
+                XCTAssertEqual(run.stdout, "", label)
+                XCTAssertTrue(run.stderr.hasPrefix("restoration-tool: \(path): error: \(expectedError)"), "\(label): \(run.stderr)")
+                XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, "one line: \(run.stderr)")
+            } else if run.status == 2 {
+                XCTAssertEqual(run.stdout, "", label)
+                XCTAssertEqual(run.stderr, "restoration-tool: \(path): error: not a UIKit state-restoration archive (a keyed archive without kUIStateRestorationArchiveMajorVersionKey or kRootRestorationIdentifiersKey)\n", label)
+            } else {
+                XCTAssertTrue([0, 1].contains(run.status), "\(label): \(run.status) \(run.stderr)")
+                XCTAssertEqual(run.stderr, "", label)
+                XCTAssertFalse(run.stdout.isEmpty, label)
             }
         }
     }

@@ -6,6 +6,9 @@ struct XMLPropertyListReader {
     let limits: DecodingLimits
 
     func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
+        // libplist refuses a UTF-8 byte-order mark, which editors and some encoders write; the
+        // slice keeps file offsets for messages.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
         guard bytes.count < Int(UInt32.max) else {
             throw PropertyListError("XML property list of \(bytes.count) bytes is larger than libplist can read (4 GiB)")
         }
