@@ -77,7 +77,7 @@ struct JSONTextWriter: JSONSink {
         for batchStart in stride(from: 0, to: elements.count, by: Self.concurrentBatch) {
             let batchCount = min(Self.concurrentBatch, elements.count - batchStart)
             rendered.withUnsafeMutableBufferPointer { rendered in
-                DeepStack.concurrentPerform(count: batchCount, threads: DeepStack.availableThreads, stackSize: stackSize) { _, offset in
+                DeepStack.concurrentPerform(count: batchCount, threads: DeepStack.availableThreads, stackSize: stackSize) { offset in
                     var writer = JSONTextWriter(level: elementLevel)
                     writer.writeNode(elements[batchStart + offset])
                     rendered[offset] = writer.output

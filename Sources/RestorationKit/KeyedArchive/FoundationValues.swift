@@ -25,10 +25,6 @@ enum FoundationValues {
         }
     }
 
-    static func naturalValue(className: String, fields: ArchiveFields) -> ArchiveValue? {
-        kind(ofClass: className).flatMap { naturalValue($0, fields: fields) }
-    }
-
     static func naturalValue(_ kind: Kind, fields: ArchiveFields) -> ArchiveValue? {
         switch kind {
         case .array:

@@ -56,7 +56,7 @@ final class DecodingSession {
     /// `$top` keys and fields from the outer archive down to the value being decoded.
     var location: [String] = []
 
-    init(limits: DecodingLimits, allowsConcurrency: Bool = false) {
+    init(limits: DecodingLimits, allowsConcurrency: Bool) {
         self.limits = limits
         self.allowsConcurrency = allowsConcurrency
     }
@@ -429,9 +429,10 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         let budget = PrefetchBudget(limits: limits)
         var results = [PrefetchedArchive?](repeating: nil, count: jobs.count)
         results.withUnsafeMutableBufferPointer { results in
-            DeepStack.concurrentPerform(count: jobs.count, threads: threads, stackSize: DeepStack.stackSize(for: limits)) { _, index in
+            DeepStack.concurrentPerform(count: jobs.count, threads: threads, stackSize: DeepStack.stackSize(for: limits)) { index in
                 guard budget.allows() else { return }
-                let session = DecodingSession(limits: limits)
+                // One level of concurrency: a worker decodes its archive on its own thread.
+                let session = DecodingSession(limits: limits, allowsConcurrency: false)
                 session.location = [jobs[index].key]
                 let reader = NestedArchiveReader(session: session, archiveDepth: 0)
                 // A failure is left to the walk, which meets it in place and reports it as it would.

@@ -56,18 +56,18 @@ extension DeepStack {
         return max(1, min(8, online))
     }()
 
-    /// Calls `body(worker, index)` for every index in `0..<count`, spread over the calling thread
-    /// (worker 0) and up to `threads - 1` more threads (workers 1…), each with `stackSize` bytes
-    /// of stack; returns when all calls have. Indices are handed out in small batches, in order.
-    /// If a thread cannot be made, the others do its share.
-    static func concurrentPerform(count: Int, threads: Int, stackSize: Int, _ body: (_ worker: Int, _ index: Int) -> Void) {
+    /// Calls `body(index)` for every index in `0..<count`, spread over the calling thread and up
+    /// to `threads - 1` more threads, each with `stackSize` bytes of stack; returns when all calls
+    /// have. Indices are handed out in small batches, in order. If a thread cannot be made, the
+    /// others do its share.
+    static func concurrentPerform(count: Int, threads: Int, stackSize: Int, _ body: (_ index: Int) -> Void) {
         let queue = WorkQueue(count: count)
         let helpers = max(0, min(threads, count) - 1)
         withoutActuallyEscaping(body) { body in
-            let started: [pthread_t] = (0..<helpers).compactMap { helper in
-                OneOffThread.spawn(stackSize: stackSize) { queue.drain(worker: helper + 1, body) }
+            let started: [pthread_t] = (0..<helpers).compactMap { _ in
+                OneOffThread.spawn(stackSize: stackSize) { queue.drain(body) }
             }
-            queue.drain(worker: 0, body)
+            queue.drain(body)
             for thread in started { pthread_join(thread, nil) }
         }
     }
@@ -85,7 +85,7 @@ private final class WorkQueue: @unchecked Sendable {
         self.count = count
     }
 
-    func drain(worker: Int, _ body: (Int, Int) -> Void) {
+    func drain(_ body: (Int) -> Void) {
         while true {
             let (start, end) = lock.withLock {
                 let start = next
@@ -93,7 +93,7 @@ private final class WorkQueue: @unchecked Sendable {
                 return (start, next)
             }
             guard start < end else { return }
-            for index in start..<end { body(worker, index) }
+            for index in start..<end { body(index) }
         }
     }
 }
