@@ -21,6 +21,70 @@ final class ReferenceDateTests: XCTestCase {
         XCTAssertEqual(ReferenceDate.iso8601(-1e-5), "2000-12-31T23:59:59.99999Z")
     }
 
+    /// The formatter works on bytes for speed; this compares it with a plain String
+    /// formulation of the same rules over many doubles of every magnitude and sign.
+    func testAgreesWithAStringFormulation() {
+        var generator = SystemRandomNumberGenerator()
+        var samples: [Double] = [0, -0.0, 0.1, -0.1, 1e-7, -1e-7, 59.999999, -59.999999, 3.1e11, -3.1e11, 5e-324]
+        for _ in 0..<20_000 {
+            let magnitude = Double.random(in: -8...11.5, using: &generator)
+            let sign: Double = Bool.random(using: &generator) ? 1 : -1
+            samples.append(sign * Foundation.pow(10, magnitude))
+            samples.append(Double(Int64.random(in: -70_000_000_000...260_000_000_000, using: &generator)) / 1000)
+        }
+        for seconds in samples {
+            XCTAssertEqual(ReferenceDate.iso8601(seconds), Self.stringFormulation(seconds), "\(seconds)")
+        }
+    }
+
+    private static func stringFormulation(_ seconds: Double) -> String? {
+        guard seconds.isFinite, abs(seconds) < 3.2e11 else { return nil }
+        let text = abs(seconds).description
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<e]
+            exponent = Int(text[text.index(after: e)...])!
+        }
+        var digits = mantissa.filter { $0 != "." }
+        var point = (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count) + exponent
+        if point < 0 {
+            digits = String(repeating: "0", count: -point) + digits
+            point = 0
+        }
+        if point > digits.count { digits += String(repeating: "0", count: point - digits.count) }
+        var whole = Int64(String(digits.prefix(point))) ?? 0
+        var fraction = String(digits.dropFirst(point))
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        if seconds < 0 {
+            whole = -whole
+            if !fraction.isEmpty {
+                whole -= 1
+                // 10^n - f, by column subtraction with borrows.
+                var borrow = 0
+                var complemented = ""
+                for character in fraction.reversed() {
+                    var digit = -Int(String(character))! - borrow
+                    borrow = digit < 0 ? 1 : 0
+                    if digit < 0 { digit += 10 }
+                    complemented = String(digit) + complemented
+                }
+                fraction = complemented
+                while fraction.hasSuffix("0") { fraction.removeLast() }
+            }
+        }
+        var days = whole / 86_400
+        if whole % 86_400 != 0, whole < 0 { days -= 1 }
+        let secondOfDay = whole - days * 86_400
+        let (year, month, day) = ReferenceDate.civilDate(daysSince1970: days + 11_323)
+        guard (1...9999).contains(year) else { return nil }
+        func pad(_ value: Int64, _ width: Int) -> String {
+            String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+        }
+        let time = pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + time + (fraction.isEmpty ? "" : "." + fraction) + "Z"
+    }
+
     func testUnrepresentableDates() {
         XCTAssertNil(ReferenceDate.iso8601(.nan))
         XCTAssertNil(ReferenceDate.iso8601(.infinity))

@@ -31,6 +31,14 @@ final class IdentifierPathTests: XCTestCase {
         XCTAssertEqual(IdentifierPath.parse(":[9999999999]:"), .malformedIndex(":[9999999999]:"))
         XCTAssertEqual(IdentifierPath("A//B").rawComponents, ["A", "", "B"])
         XCTAssertEqual(IdentifierPath("").rawComponents, [""])
+        XCTAssertEqual(IdentifierPath("/A/").rawComponents, ["", "A", ""])
+    }
+
+    /// UIKit splits code units: a "/" that a combining mark follows is still a separator,
+    /// although together they make one Character.
+    func testSplitsOnEverySlashByte() {
+        XCTAssertEqual(IdentifierPath("Caf\u{E9}/\u{301}x/:[2]:/\u{1F600}").rawComponents, ["Caf\u{E9}", "\u{301}x", ":[2]:", "\u{1F600}"])
+        XCTAssertEqual(IdentifierPath("A/\u{301}B").parent, IdentifierPath("A"))
     }
 
     func testPrefix() {

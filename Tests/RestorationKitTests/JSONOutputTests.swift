@@ -83,4 +83,30 @@ final class JSONOutputTests: XCTestCase {
         XCTAssertTrue(sequential.contains("element 1099"))
         XCTAssertEqual(text(allowsConcurrency: true), sequential)
     }
+
+    /// Strings are checked for bytes that need an escape eight at a time: every special byte
+    /// must be found wherever it falls in a word, next to any other byte.
+    func testEveryByteThatNeedsAnEscapeIsEscapedAtEveryPosition() throws {
+        let specials: [UInt8] = Array(0x00..<0x20) + [0x22, 0x5C, 0x7F]
+        let neighbours: [UInt8] = [0x20, 0x21, 0x23, 0x41, 0x5B, 0x5D, 0x7E, 0xC3, 0xA9]
+        for special in specials {
+            for length in 1...19 {
+                for position in 0..<length {
+                    let filler = neighbours[(length + position) % neighbours.count]
+                    var bytes = [UInt8](repeating: filler == 0xC3 ? 0x41 : filler, count: length)
+                    bytes[position] = special
+                    let string = String(decoding: bytes, as: UTF8.self)
+                    let text = try JSONOutput.text([Document(value: .string(string))], asArray: false)
+                    let decoded = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
+                    XCTAssertEqual(decoded?["value"], string, "byte \(special) at \(position) of \(length)")
+                    if special != 0x22, special != 0x5C {
+                        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("\"value\"") })
+                        XCTAssertFalse(line.utf8.contains(special), "byte \(special) written raw")
+                    }
+                }
+            }
+        }
+        XCTAssertTrue(try JSONOutput.text([Document(value: .string("ab\u{7F}cdefghij"))], asArray: false).contains("ab\\u007fcdefghij"))
+        XCTAssertTrue(try JSONOutput.text([Document(value: .string("Zürich, 12345678 \"q\""))], asArray: false).contains("Zürich, 12345678 \\\"q\\\""))
+    }
 }

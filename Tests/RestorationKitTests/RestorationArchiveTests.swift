@@ -77,4 +77,37 @@ final class RestorationArchiveTests: XCTestCase {
         XCTAssertEqual(archive.identifierPaths.first?.rawValue.count, 1_000_000)
         XCTAssertEqual(archive.objects.first?.identifierPath.rawComponents.count, 500_000)
     }
+
+    /// An archive of many objects is read on all processors: the objects, their order and their
+    /// views must be exactly what one thread makes, duplicates and odd entries included.
+    func testManyObjectsReadConcurrentlyAsOnOneThread() throws {
+        var paths: [ArchiveValue] = []
+        var top: [(String, ArchiveValue)] = []
+        for index in 0..<700 {
+            let path = "Root/:[\(index)]:/Item\(index)"
+            paths.append(.string(path))
+            if index.isMultiple(of: 50) { paths.append(.string(path)) }
+            let view = ArchiveValue.archive(KeyedArchive(top: ArchiveFields([("offset", .integer(Int128(index)))])))
+            let views = ArchiveValue.dictionary(ArchiveDictionary(entries: [
+                .init(key: .string(path + "/View"), value: view),
+                .init(key: .string("not a view \(index)"), value: .boolean(true)),
+            ]))
+            let state = ArchiveFields([("selected", .integer(Int128(index))), (RestorationKeys.viewRestorationData, views)])
+            switch index % 7 {
+            case 0: top.append((path, .data(ArchiveData(bytes: [1, 2]))))
+            case 1: break
+            default: top.append((path, .archive(KeyedArchive(top: state))))
+            }
+        }
+        top.append((RestorationKeys.identifierPaths, .array(paths)))
+        top.append((RestorationKeys.classMap, .dictionary(ArchiveDictionary(entries: [.init(key: .string("Root/:[3]:/Item3"), value: .string("MyClass"))]))))
+        let keyed = KeyedArchive(top: ArchiveFields(top))
+        let sequential = RestorationArchive(archive: keyed, interpret: true, allowsConcurrency: false)
+        let concurrent = RestorationArchive(archive: keyed, interpret: true, allowsConcurrency: true)
+        XCTAssertEqual(sequential.objects.count, 700)
+        XCTAssertEqual(sequential.objects[3].restorationClass, "MyClass")
+        XCTAssertEqual(sequential.objects[2].views.map(\.identifierPath.rawValue), ["Root/:[2]:/Item2/View"])
+        XCTAssertEqual(concurrent.objects, sequential.objects)
+        XCTAssertEqual(concurrent, sequential)
+    }
 }

@@ -27,8 +27,8 @@ public struct DumpDocument: Encodable {
         try container.encode(archive.timestamp.map(Timestamp.init), forKey: .timestamp)
         try container.encode(archive.userInterfaceIdiom.map(Idiom.init), forKey: .userInterfaceIdiom)
         try container.encode(ClassMap(map: archive.restorationClassMap), forKey: .restorationClassMap)
-        try container.encode(archive.identifierPaths.map(\.rawValue), forKey: .identifierPaths)
-        try container.encode(archive.objects.map(ObjectDocument.init), forKey: .objects)
+        try container.encode(PathList(paths: archive.identifierPaths), forKey: .identifierPaths)
+        try container.encode(ObjectList(objects: archive.objects), forKey: .objects)
         try container.encode(JSONFields(archive.appState), forKey: .appState)
         try container.encode(archive.notes, forKey: .notes)
     }
@@ -42,6 +42,33 @@ public struct DumpDocument: Encodable {
             for (path, className) in map.entries {
                 try container.encode(className, forKey: JSONKey(path))
             }
+        }
+    }
+
+    /// The listed paths as nodes directly: there may be tens of thousands, and encoding each
+    /// through `Encoder` containers costs more than writing it.
+    private struct PathList: Encodable, JSONNodeConvertible {
+        let paths: [IdentifierPath]
+
+        func encode(to encoder: any Encoder) throws {
+            try jsonNode.encode(to: encoder)
+        }
+
+        var jsonNode: JSONNode {
+            .array(paths.map { .string($0.rawValue) })
+        }
+    }
+
+    /// The objects, each deferred until written (see `ObjectDocument`).
+    private struct ObjectList: Encodable, JSONNodeConvertible {
+        let objects: [RestorationObject]
+
+        func encode(to encoder: any Encoder) throws {
+            try jsonNode.encode(to: encoder)
+        }
+
+        var jsonNode: JSONNode {
+            .array(objects.map { ObjectDocument($0).jsonNode })
         }
     }
 

@@ -127,7 +127,7 @@ struct JSONTextWriter: JSONSink {
         var text = text
         text.withUTF8 { bytes in
             // Most strings need no escape: copy them whole.
-            if !bytes.contains(where: Self.needsEscape) {
+            if !Self.needsEscape(UnsafeRawBufferPointer(bytes)) {
                 output.append(contentsOf: bytes)
             } else {
                 for byte in bytes { appendEscaped(byte) }
@@ -184,27 +184,40 @@ struct JSONTextWriter: JSONSink {
     /// Indices of `keys` in the order of their UTF-8 bytes; equal keys (from a damaged archive)
     /// keep their order.
     static func sortedOrder(_ keys: [String]) -> [Int] {
-        let order = Array(keys.indices)
-        // Keys often come sorted already (documents, small states): check before sorting.
-        if zip(keys, keys.dropFirst()).allSatisfy({ !utf8Precedes($1, $0) }) { return order }
-        return order.sorted { lhs, rhs in
-            if utf8Precedes(keys[lhs], keys[rhs]) { return true }
-            if utf8Precedes(keys[rhs], keys[lhs]) { return false }
-            return lhs < rhs
+        var order = Array(keys.indices)
+        guard keys.count > 1 else { return order }
+        guard keys.count <= 32 else {
+            order.sort { lhs, rhs in
+                let comparison = utf8Compare(keys[lhs], keys[rhs])
+                return comparison < 0 || (comparison == 0 && lhs < rhs)
+            }
+            return order
         }
+        // An object's fields, the usual case: a stable insertion sort, one comparison per key
+        // when they come sorted already.
+        for position in 1..<order.count {
+            let moving = order[position]
+            var slot = position
+            while slot > 0, utf8Compare(keys[order[slot - 1]], keys[moving]) > 0 {
+                order[slot] = order[slot - 1]
+                slot -= 1
+            }
+            order[slot] = moving
+        }
+        return order
     }
 
     /// Byte-wise comparison of the UTF-8 forms (not Swift's `<`, which compares canonically
-    /// equivalent strings as equal).
-    static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
+    /// equivalent strings as equal): negative, zero or positive.
+    static func utf8Compare(_ lhs: String, _ rhs: String) -> Int {
         var lhs = lhs
         var rhs = rhs
         return lhs.withUTF8 { left in
             rhs.withUTF8 { right in
                 for index in 0..<min(left.count, right.count) where left[index] != right[index] {
-                    return left[index] < right[index]
+                    return Int(left[index]) - Int(right[index])
                 }
-                return left.count < right.count
+                return left.count - right.count
             }
         }
     }
@@ -219,6 +232,31 @@ struct JSONTextWriter: JSONSink {
         output.append(contentsOf: text.utf8)
     }
 
+    /// Whether any byte needs an escape, eight bytes at a time (every string of the output
+    /// passes through here).
+    private static func needsEscape(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        /// Whether some byte of `word` is zero (exact, see "Bit Twiddling Hacks").
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & high != 0 }
+        var position = 0
+        while position + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            // A byte below 0x20, or equal to '"', '\\' or DEL.
+            if (word &- ones &* 0x20) & ~word & high != 0 || hasZeroByte(word ^ (ones &* 0x22))
+                || hasZeroByte(word ^ (ones &* 0x5C)) || hasZeroByte(word ^ (ones &* 0x7F)) {
+                return true
+            }
+            position += 8
+        }
+        while position < bytes.count {
+            if needsEscape(bytes[position]) { return true }
+            position += 1
+        }
+        return false
+    }
+
+    @inline(__always)
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }

@@ -221,7 +221,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
 
     private func asciiString(start: Int, count: Int) -> String {
         let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
-        if slice.allSatisfy({ $0 < 0x80 }) {
+        if Self.isASCII(slice) {
             return String(decoding: slice, as: UTF8.self)
         }
         // Not ASCII after all: read each byte as the code point of the same value (Latin-1),
@@ -231,6 +231,20 @@ struct BinaryPropertyList: PropertyListObjectTable {
             scalars.append(Unicode.Scalar(byte))
         }
         return String(scalars)
+    }
+
+    /// Eight bytes at a time: keys and most values are ASCII, and this runs for every one.
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var position = 0
+        while position + 8 <= bytes.count {
+            guard bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else { return false }
+            position += 8
+        }
+        while position < bytes.count {
+            guard bytes[position] < 0x80 else { return false }
+            position += 1
+        }
+        return true
     }
 
     private func utf16String(start: Int, count: Int) -> String {

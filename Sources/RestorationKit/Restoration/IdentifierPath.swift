@@ -21,8 +21,21 @@ public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
 
     /// The components as written, index components included.
+    ///
+    /// Split on the byte `/`, as UIKit splits its strings' code units: a `/` followed by a
+    /// combining mark still separates (splitting Characters would not, and is many times slower).
     public var rawComponents: [String] {
-        rawValue.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var text = rawValue
+        return text.withUTF8 { bytes in
+            var parts: [String] = []
+            var start = 0
+            for position in bytes.indices where bytes[position] == UInt8(ascii: "/") {
+                parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+                start = position + 1
+            }
+            parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+            return parts
+        }
     }
 
     public var components: [Component] {

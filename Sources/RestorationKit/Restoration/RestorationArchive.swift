@@ -29,6 +29,12 @@ public struct RestorationArchive: Hashable, Sendable {
     /// Reads `archive` in UIKit's terms; with `interpret` false (`dump --raw`), or when it is not a
     /// restoration archive, every `$top` key is left as it is, in `appState`.
     public init(archive: KeyedArchive, interpret: Bool = true) {
+        self.init(archive: archive, interpret: interpret, allowsConcurrency: true)
+    }
+
+    /// `allowsConcurrency` lets a large archive's objects be read on all processors (the result
+    /// is the same either way; tests compare the two).
+    init(archive: KeyedArchive, interpret: Bool, allowsConcurrency: Bool) {
         var reader = TopReader(top: archive.top)
         self.archive = archive
         isRestorationArchive = interpret && (archive.top[RestorationKeys.majorVersion] != nil
@@ -67,14 +73,17 @@ public struct RestorationArchive: Hashable, Sendable {
             return paths.map(IdentifierPath.init)
         } ?? []
 
-        var objects: [RestorationObject] = []
+        var listed: [(path: IdentifierPath, entry: ArchiveValue?)] = []
         var seen = Set<IdentifierPath>()
         for path in identifierPaths where seen.insert(path).inserted {
-            var object = Self.object(path: path, entry: reader.takeAny(path.rawValue))
-            object.restorationClass = restorationClassMap[path.rawValue]
-            objects.append(object)
+            listed.append((path, reader.takeAny(path.rawValue)))
         }
-        self.objects = objects
+        let classMap = restorationClassMap
+        self.objects = Self.map(listed, concurrently: allowsConcurrency) { path, entry in
+            var object = Self.object(path: path, entry: entry)
+            object.restorationClass = classMap[path.rawValue]
+            return object
+        }
         self.appState = reader.remaining
         self.notes = reader.notes
     }
@@ -111,6 +120,23 @@ public struct RestorationArchive: Hashable, Sendable {
             return RestorationObject(identifierPath: path, state: nil, stateProblem: "its entry is \(value.kindDescription), not a keyed archive", undecodedEntry: value)
         case nil:
             return RestorationObject(identifierPath: path, state: nil, stateProblem: "the archive has no entry for this path")
+        }
+    }
+
+    /// `transform` applied to every element, on all processors when there are many: reading an
+    /// object's views copies its state, and an archive may hold tens of thousands of objects.
+    private static func map<Element, Result>(
+        _ elements: [Element], concurrently: Bool, _ transform: (Element) -> Result
+    ) -> [Result] {
+        guard concurrently, elements.count >= 256, DeepStack.availableThreads > 1 else {
+            return elements.map(transform)
+        }
+        return [Result](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
+            // Shallow work (no recursion into values): a small stack is enough.
+            DeepStack.concurrentPerform(count: elements.count, threads: DeepStack.availableThreads, stackSize: 1 << 20) { index in
+                (buffer.baseAddress! + index).initialize(to: transform(elements[index]))
+            }
+            initialized = elements.count
         }
     }
 

@@ -43,8 +43,37 @@ public enum InputFile {
     private static func readAll(descriptor: Int32, limit: Int, expectedSize: Int = 0) throws(ArchiveError) -> [UInt8] {
         // One byte more than expected, so that reaching the end is seen without another buffer.
         var capacity = max(expectedSize + 1, 1 << 16)
-        var bytes = [UInt8](repeating: 0, count: capacity)
         var count = 0
+        var readError: Int32 = 0
+        var reachedEnd = false
+        // The first buffer is read into uninitialized: zeroing a large file's worth first would
+        // touch every page twice.
+        var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            while count < buffer.count {
+                let got = readBytes(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    readError = errno
+                    break
+                }
+                if got == 0 {
+                    reachedEnd = true
+                    break
+                }
+                count += got
+            }
+            initialized = count
+        }
+        if readError != 0 {
+            errno = readError
+            throw ArchiveError(.unreadable, "cannot read: " + errorText())
+        }
+        guard !reachedEnd else {
+            guard count <= limit else {
+                throw ArchiveError(.limitExceeded, "input is larger than the limit of \(limit) bytes")
+            }
+            return bytes
+        }
         while true {
             if count == capacity {
                 guard count <= limit else {

@@ -59,8 +59,13 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
     }
 
     public func removing(_ removed: Set<String>) -> Self {
-        let kept = entries.filter { !removed.contains($0.0) }
-        return Self(keys: kept.map(\.0), values: kept.map(\.1))
+        var keptKeys: [String] = []
+        var keptValues: [Value] = []
+        for position in keys.indices where !removed.contains(keys[position]) {
+            keptKeys.append(keys[position])
+            keptValues.append(values[position])
+        }
+        return Self(keys: keptKeys, values: keptValues)
     }
 
     /// Key/value pairs in file order.

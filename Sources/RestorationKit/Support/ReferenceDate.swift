@@ -6,11 +6,15 @@ public enum ReferenceDate {
     static let unixOffsetDays: Int64 = 11_323
 
     /// The ISO 8601 form, or nil when the date is not finite or falls outside years 1 to 9999.
+    ///
+    /// Built from bytes, not by joining Strings: a large archive holds hundreds of thousands
+    /// of dates.
     public static func iso8601(_ seconds: Double) -> String? {
         // ±3.2e11 s is about ±10 000 years: beyond that no ISO year of four digits fits, and
         // inside it every double converts to Int64 exactly.
         guard seconds.isFinite, abs(seconds) < 3.2e11 else { return nil }
-        var (whole, fraction) = decimalParts(abs(seconds))
+        // Whole seconds, the usual case, need no decimal expansion.
+        var (whole, fraction) = seconds.rounded(.towardZero) == seconds ? (Int64(abs(seconds)), []) : decimalParts(abs(seconds))
         if seconds < 0 {
             whole = -whole
             if !fraction.isEmpty {
@@ -23,44 +27,67 @@ public enum ReferenceDate {
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilDate(daysSince1970: days + unixOffsetDays)
         guard (1...9999).contains(year) else { return nil }
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        var text: [UInt8] = []
+        text.reserveCapacity(21 + fraction.count)
+        appendPadded(year, 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(month, 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(day, 2, to: &text)
+        text.append(UInt8(ascii: "T"))
+        appendPadded(secondOfDay / 3600, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay / 60 % 60, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay % 60, 2, to: &text)
         if !fraction.isEmpty {
-            text += "." + fraction
+            text.append(UInt8(ascii: "."))
+            text.append(contentsOf: fraction)
         }
-        return text + "Z"
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// The integer part and the fraction digits (no trailing zeros) of a non-negative double,
-    /// from Swift's shortest round-trip representation.
-    static func decimalParts(_ value: Double) -> (Int64, String) {
-        let text = value.description
-        var mantissa = Substring(text)
+    /// The integer part and the fraction digits (ASCII, no trailing zeros) of a non-negative
+    /// double below 3.2e11, from Swift's shortest round-trip representation.
+    static func decimalParts(_ value: Double) -> (Int64, [UInt8]) {
+        var mantissa: [UInt8] = []
         var exponent = 0
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            mantissa = text[..<e]
-            exponent = Int(text[text.index(after: e)...]) ?? 0
+        var inExponent = false
+        var exponentNegative = false
+        for byte in value.description.utf8 {
+            switch byte {
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): inExponent = true
+            case UInt8(ascii: "-") where inExponent: exponentNegative = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where inExponent: exponent = exponent * 10 + Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "+") where inExponent: break
+            default: mantissa.append(byte)
+            }
         }
-        var digits = mantissa.filter { $0 != "." }
-        var point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+        if exponentNegative { exponent = -exponent }
+        var point = mantissa.firstIndex(of: UInt8(ascii: ".")) ?? mantissa.count
+        var digits = mantissa.filter { $0 != UInt8(ascii: ".") }
         point += exponent
         if point < 0 {
-            digits = String(repeating: "0", count: -point) + digits
+            digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: -point), at: 0)
             point = 0
         }
         if point > digits.count {
-            digits += String(repeating: "0", count: point - digits.count)
+            digits.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: point - digits.count))
         }
-        let integerDigits = digits.prefix(point)
-        var fractionDigits = Substring(digits.dropFirst(point))
-        while fractionDigits.last == "0" { fractionDigits = fractionDigits.dropLast() }
-        return (Int64(integerDigits) ?? 0, String(fractionDigits))
+        var whole: Int64 = 0
+        for digit in digits[..<point] {
+            whole = whole * 10 + Int64(digit - UInt8(ascii: "0"))
+        }
+        var fraction = Array(digits[point...])
+        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        return (whole, fraction)
     }
 
     /// 10^n − f for an n-digit fraction f (not zero), as digits without trailing zeros:
     /// the nines' complement plus one.
-    static func complement(_ fraction: String) -> String {
-        var digits = fraction.utf8.map { 9 - Int($0 - UInt8(ascii: "0")) }
+    static func complement(_ fraction: [UInt8]) -> [UInt8] {
+        var digits = fraction.map { 9 - ($0 - UInt8(ascii: "0")) }
         var position = digits.count - 1
         while position >= 0 {
             digits[position] += 1
@@ -68,9 +95,8 @@ public enum ReferenceDate {
             digits[position] = 0
             position -= 1
         }
-        var text = String(digits.map { Character(Unicode.Scalar(UInt8(48 + $0))) })
-        while text.last == "0" { text.removeLast() }
-        return text
+        while digits.last == 0 { digits.removeLast() }
+        return digits.map { $0 + UInt8(ascii: "0") }
     }
 
     /// Proleptic Gregorian year, month and day of a count of days since 1970-01-01
@@ -92,8 +118,14 @@ public enum ReferenceDate {
         return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// `value` in decimal, zero-padded to `width` digits; callers pass values below 10^width
+    /// (years 1 to 9999, months, days, hours, minutes, seconds).
+    private static func appendPadded(_ value: Int64, _ width: Int, to text: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }
