@@ -7,6 +7,8 @@
 /// refused, and depth and expansion bounded.
 struct BinaryPropertyListReader {
     static let magic: [UInt8] = Array("bplist00".utf8)
+    /// `magic.count`, without the lazy global's check on every object read.
+    static var magicSize: Int { 8 }
     static let trailerSize = 32
 
     let limits: DecodingLimits
@@ -70,7 +72,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
 
     private static func readTrailer(_ buffer: UnsafeRawBufferPointer, base: Int) throws(PropertyListError) -> Trailer {
         let size = buffer.count
-        let magicSize = BinaryPropertyListReader.magic.count
+        let magicSize = BinaryPropertyListReader.magicSize
         let trailerSize = BinaryPropertyListReader.trailerSize
         guard size >= magicSize + 1 + 1 + trailerSize else {
             throw PropertyListError("binary property list is truncated: \(size) bytes is too short to hold a header, an object and a trailer", at: base)
@@ -110,7 +112,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
     private func offsetOfObject(_ index: Int) throws(PropertyListError) -> Int {
         let entry = trailer.offsetTableStart + index * trailer.offsetSize
         let offset = Self.readUInt(buffer, at: entry, size: trailer.offsetSize)
-        guard offset >= UInt64(BinaryPropertyListReader.magic.count), offset < UInt64(trailer.offsetTableStart) else {
+        guard offset >= UInt64(BinaryPropertyListReader.magicSize), offset < UInt64(trailer.offsetTableStart) else {
             throw PropertyListError("object \(index) has offset \(offset), outside the object area (bytes 8 to \(trailer.offsetTableStart - 1))", at: base + entry)
         }
         return Int(offset)
@@ -309,6 +311,12 @@ struct BinaryPropertyList: PropertyListObjectTable {
     // MARK: Raw reads (callers have checked the bounds)
 
     static func readUInt(_ buffer: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
+        // Offsets and references of archives are one or two bytes wide.
+        switch size {
+        case 1: return UInt64(buffer[offset])
+        case 2: return UInt64(buffer[offset]) << 8 | UInt64(buffer[offset + 1])
+        default: break
+        }
         var value: UInt64 = 0
         for position in offset..<(offset + size) {
             value = value << 8 | UInt64(buffer[position])
