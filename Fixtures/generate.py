@@ -1146,6 +1146,8 @@ def well_formed_files():
         "float32.data": float32_file(),
         "not-restoration.data": keyed_archive_bytes({"root": {"name": "x", "count": 2}}),
         "plain.plist": binary({"CFBundleVersion": "1", "items": [1, 2, 3]}),
+        # Enough saved objects for the work that is spread over processors (64 and up).
+        "many-objects.data": benchmark_archive(random.Random(80), 80),
     }
 
 

@@ -51,28 +51,33 @@ struct Dump: ParsableCommand {
         var wroteText = false
         let formatter = TextDumpFormatter(demangle: !noDemangle, style: TextStyle(enabled: color.enabled))
         for file in files {
+            if json {
+                // Read for JSON alone, which lets a plain archive take the streaming road.
+                do {
+                    var document = try DumpDocument(contentsOf: file, file: file, limits: decoding.limits, interpret: !raw)
+                    if let prefix = restriction(for: document.archive, file: file) {
+                        document = document.restricted(to: prefix)
+                    }
+                    documents.append(document)
+                } catch {
+                    Console.error(file: file, error.description)
+                    status = max(status, ExitStatus.unreadable)
+                }
+                continue
+            }
             var archive: RestorationArchive
             do {
                 archive = try RestorationArchive(contentsOf: file, limits: decoding.limits, interpret: !raw)
-                if let pathPrefix {
-                    if archive.isRestorationArchive {
-                        // "A/B/" names the same subtree as "A/B".
-                        archive = archive.restricted(to: IdentifierPath(Validate.trimmingTrailingSlashes(pathPrefix)))
-                    } else {
-                        Console.note(file: file, "--path ignored: not a restoration archive, so there are no identifier paths")
-                    }
+                if let prefix = restriction(for: archive, file: file) {
+                    archive = archive.restricted(to: prefix)
                 }
             } catch {
                 Console.error(file: file, error.description)
                 status = max(status, ExitStatus.unreadable)
                 continue
             }
-            if json {
-                documents.append(DumpDocument(file: file, archive: archive))
-            } else {
-                Console.write((wroteText ? "\n" : "") + formatter.format(archive, file: file == "-" ? "(standard input)" : file))
-                wroteText = true
-            }
+            Console.write((wroteText ? "\n" : "") + formatter.format(archive, file: file == "-" ? "(standard input)" : file))
+            wroteText = true
         }
         // Several files always give an array, even an empty one: the output's shape must not
         // depend on which inputs could be read.
@@ -82,5 +87,16 @@ struct Dump: ParsableCommand {
             }
         }
         Console.finish(status)
+    }
+
+    /// The `--path` prefix to show, if any and if `archive` has identifier paths (a note otherwise).
+    private func restriction(for archive: RestorationArchive, file: String) -> IdentifierPath? {
+        guard let pathPrefix else { return nil }
+        guard archive.isRestorationArchive else {
+            Console.note(file: file, "--path ignored: not a restoration archive, so there are no identifier paths")
+            return nil
+        }
+        // "A/B/" names the same subtree as "A/B".
+        return IdentifierPath(Validate.trimmingTrailingSlashes(pathPrefix))
     }
 }

@@ -1,7 +1,8 @@
 // libFuzzer target for the whole decode path: property-list reader → keyed-archive decoder →
-// restoration model → text dump → JSON dump → validate (text and JSON) → diff against a fixed
-// archive, both ways (text and JSON) → tree (text and JSON). Built by Tests/Fuzz/run together with the
-// library's sources (see the README's contributing section); not part of the package.
+// restoration model → text dump → JSON dump (and dump --json's streaming road, which must give
+// the same text) → validate (text and JSON) → diff against a fixed archive, both ways (text and
+// JSON) → tree (text and JSON). Built by Tests/Fuzz/run together with the library's sources (see
+// the README's contributing section); not part of the package.
 
 /// Small limits keep each execution fast; the limits themselves are tested by the hostile
 /// fixtures. They still allow every shape the fixtures have.
@@ -21,12 +22,20 @@ public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 }
 
 func exercise(_ bytes: [UInt8]) {
-    guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else { return }
+    // dump --json's streaming road must give the decoded archive's text, or fail as it does.
+    let streamed = DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
+        (try? DumpDocument(bytes: bytes[...], file: "fuzz", limits: fuzzLimits)).map { try? JSONOutput.text([$0], asArray: false) }
+    }
+    guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else {
+        precondition(streamed == nil, "the streaming road read a file the decoder rejects")
+        return
+    }
     DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
         let text = TextDumpFormatter().format(archive, file: "fuzz")
         precondition(!text.isEmpty, "a decoded archive printed nothing")
         let json = try? JSONOutput.text([DumpDocument(file: "fuzz", archive: archive)], asArray: false)
         precondition(json != nil, "a decoded archive could not be written as JSON")
+        precondition(streamed == .some(json), "the streaming road's JSON differs from the decoded archive's")
         let report = ValidationReport(file: "fuzz", diagnostics: ArchiveValidator(expectedBundleVersion: "1").validate(archive))
         precondition(report.isValid == (report.errors == 0), "validity disagrees with the error count")
         _ = ValidationTextFormatter.format(report, displayName: "fuzz")

@@ -17,6 +17,12 @@ extension JSONNode {
         if case .deferred = self { return true }
         return false
     }
+
+    /// Whether the node is text rendered ahead, which needs no work to write.
+    var isRendered: Bool {
+        if case .deferred(.streamedObject) = self { return true }
+        return false
+    }
 }
 
 /// Archive content that is encoded only when it is written, straight into the sink.
@@ -24,12 +30,18 @@ enum JSONDeferred {
     case value(ArchiveValue)
     case fields(ArchiveFields)
     case restorationObject(RestorationObject)
+    /// An object rendered ahead as text (see `StreamedDump`).
+    case streamedObject(StreamedObject)
 
     func write<Sink: JSONSink>(to sink: inout Sink) {
         switch self {
         case .value(let value): JSONArchiveValue.write(value, to: &sink)
         case .fields(let fields): JSONFields.write(fields, to: &sink)
         case .restorationObject(let object): sink.write(ObjectDocument.node(object))
+        case .streamedObject(let object):
+            // A sink that does not take text gets the object decoded the usual way: the same
+            // value (the tests compare the two).
+            sink.writeRendered(object.text) { ObjectDocument.node(object.decodedObject()) }
         }
     }
 

@@ -16,6 +16,9 @@ protocol JSONSink {
     mutating func writeObject(keys: [String], _ value: (inout Self, Int) -> Void)
     /// A node built earlier (the documents around the archive values are built as nodes).
     mutating func write(_ node: JSONNode)
+    /// Text rendered ahead (see `StreamedDump`); `decoded` gives the same value as nodes, for a
+    /// sink that does not take text.
+    mutating func writeRendered(_ rendered: RenderedJSON, decoded: () -> JSONNode)
 }
 
 extension JSONSink {
@@ -72,5 +75,9 @@ struct JSONNodeBuilder: JSONSink {
         } else {
             self.node = node
         }
+    }
+
+    mutating func writeRendered(_ rendered: RenderedJSON, decoded: () -> JSONNode) {
+        write(decoded())
     }
 }

@@ -9,14 +9,15 @@ struct JSONTextWriter: JSONSink {
     /// Indentation stops growing at this depth, so that deeply nested hostile input makes
     /// output proportional to its values, not to values × depth.
     static let maximumIndent = 32
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 2 * maximumIndent)
+    /// `2 * maximumIndent` spaces, static so that indenting retains nothing.
+    private static let spaces: StaticString = "                                                                "
 
-    private var output: [UInt8] = []
+    var output = ByteBuffer()
     /// Where finished pieces go; nil for a writer that keeps its whole text (see
     /// `writeConcurrently`).
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
     /// The nesting level of the value being written.
-    private var level = 0
+    var level = 0
     /// Whether large arrays may be written by `writeConcurrently` (the text is the same either
     /// way; tests compare the two).
     private var allowsConcurrency = true
@@ -26,8 +27,9 @@ struct JSONTextWriter: JSONSink {
         output.reserveCapacity(Self.chunkSize + (1 << 16))
     }
 
-    /// A writer for one element of an array being written concurrently.
-    private init(level: Int) {
+    /// A writer that keeps its whole text, for a value at nesting `level`: one element of an
+    /// array being written concurrently, or a part of the document rendered ahead.
+    init(level: Int) {
         self.sink = nil
         self.level = level
     }
@@ -43,15 +45,15 @@ struct JSONTextWriter: JSONSink {
 
     private mutating func flush() {
         guard let sink else { return }
-        output.withUnsafeBytes(sink)
-        output.removeAll(keepingCapacity: true)
+        sink(output.bytes)
+        output.removeAll()
     }
 
     // MARK: JSONSink
 
     mutating func write(_ node: JSONNode) {
         if sink != nil, allowsConcurrency, case .array(let elements) = node, elements.count >= Self.concurrentThreshold,
-           DeepStack.availableThreads > 1, elements.allSatisfy(\.isDeferred) {
+           DeepStack.availableThreads > 1, elements.allSatisfy(\.isDeferred), !elements.allSatisfy(\.isRendered) {
             writeConcurrently(elements)
         } else {
             writeNode(node)
@@ -73,7 +75,7 @@ struct JSONTextWriter: JSONSink {
         let elementLevel = level
         // Helpers get as much stack as this thread has left, so they can go as deep as it can.
         let stackSize = StackBounds.remainingOnCurrentThread()
-        var rendered = [[UInt8]](repeating: [], count: min(elements.count, Self.concurrentBatch))
+        var rendered = [ByteBuffer?](repeating: nil, count: min(elements.count, Self.concurrentBatch))
         for batchStart in stride(from: 0, to: elements.count, by: Self.concurrentBatch) {
             let batchCount = min(Self.concurrentBatch, elements.count - batchStart)
             rendered.withUnsafeMutableBufferPointer { rendered in
@@ -85,7 +87,7 @@ struct JSONTextWriter: JSONSink {
             }
             for offset in 0..<batchCount {
                 startMember(first: batchStart + offset == 0)
-                output.append(contentsOf: rendered[offset])
+                output.append(contentsOf: rendered[offset]!.bytes)
             }
         }
         level -= 1
@@ -123,15 +125,18 @@ struct JSONTextWriter: JSONSink {
     }
 
     mutating func writeString(_ text: String) {
-        output.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { bytes in
-            // Most strings need no escape: copy them whole.
-            if !Self.needsEscape(UnsafeRawBufferPointer(bytes)) {
-                output.append(contentsOf: bytes)
-            } else {
-                for byte in bytes { appendEscaped(byte) }
-            }
+        text.withUTF8 { writeString(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A string given as valid UTF-8.
+    mutating func writeString(utf8 bytes: UnsafeRawBufferPointer) {
+        output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copy them whole.
+        if !Self.needsEscape(bytes) {
+            output.append(contentsOf: bytes)
+        } else {
+            for byte in bytes { appendEscaped(byte) }
         }
         output.append(UInt8(ascii: "\""))
     }
@@ -165,46 +170,26 @@ struct JSONTextWriter: JSONSink {
     // MARK: Layout
 
     /// A comma unless first, then a new line indented to the current level.
-    private mutating func startMember(first: Bool) {
+    mutating func startMember(first: Bool) {
         if output.count >= Self.chunkSize { flush() }
         if !first { output.append(UInt8(ascii: ",")) }
         newline()
     }
 
-    private mutating func close(_ bracket: UInt8) {
+    mutating func close(_ bracket: UInt8) {
         newline()
         output.append(bracket)
     }
 
     private mutating func newline() {
         output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: Self.spaces[0..<(2 * min(level, Self.maximumIndent))])
+        Self.spaces.withUTF8Buffer { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0).prefix(2 * min(level, Self.maximumIndent)))) }
     }
 
     /// Indices of `keys` in the order of their UTF-8 bytes; equal keys (from a damaged archive)
     /// keep their order.
     static func sortedOrder(_ keys: [String]) -> [Int] {
-        var order = Array(keys.indices)
-        guard keys.count > 1 else { return order }
-        guard keys.count <= 32 else {
-            order.sort { lhs, rhs in
-                let comparison = utf8Compare(keys[lhs], keys[rhs])
-                return comparison < 0 || (comparison == 0 && lhs < rhs)
-            }
-            return order
-        }
-        // An object's fields, the usual case: a stable insertion sort, one comparison per key
-        // when they come sorted already.
-        for position in 1..<order.count {
-            let moving = order[position]
-            var slot = position
-            while slot > 0, utf8Compare(keys[order[slot - 1]], keys[moving]) > 0 {
-                order[slot] = order[slot - 1]
-                slot -= 1
-            }
-            order[slot] = moving
-        }
-        return order
+        stableOrder(count: keys.count) { utf8Compare(keys[$0], keys[$1]) }
     }
 
     /// Byte-wise comparison of the UTF-8 forms (not Swift's `<`, which compares canonically
@@ -224,12 +209,13 @@ struct JSONTextWriter: JSONSink {
 
     // MARK: Text
 
-    private mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    mutating func append(_ text: StaticString) {
+        output.append(text)
     }
 
     private mutating func append(_ text: String) {
-        output.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { output.append(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether any byte needs an escape, eight bytes at a time (every string of the output
@@ -264,11 +250,11 @@ struct JSONTextWriter: JSONSink {
     private mutating func appendEscaped(_ byte: UInt8) {
         let hex: StaticString = "0123456789abcdef"
         switch byte {
-        case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-        case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case UInt8(ascii: "\""): output.append("\\\"")
+        case UInt8(ascii: "\\"): output.append("\\\\")
+        case 0x0A: output.append("\\n")
+        case 0x0D: output.append("\\r")
+        case 0x09: output.append("\\t")
         case 0x00..<0x20, 0x7F:
             append("\\u00")
             hex.withUTF8Buffer { digits in

@@ -11,6 +11,9 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Whether a large archive's nested archives may be decoded on several threads (the result is
     /// the same either way; tests compare the two).
     var allowsConcurrency = true
+    /// Whether the outer archive's data values stay bytes, nested archives included (the dump's
+    /// streaming road renders those itself; see `StreamedDump`).
+    var leavesOuterDataUndecoded = false
 
     public init(limits: DecodingLimits = .default) {
         self.limits = limits
@@ -27,6 +30,25 @@ public struct KeyedArchiveDecoder: Sendable {
 
     public func decode(_ bytes: [UInt8]) throws(ArchiveError) -> KeyedArchive {
         try decode(bytes[...])
+    }
+
+    /// Decodes `bytes` and says how many values and bytes of text and data decoding counted.
+    func decodeCounting(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> (archive: KeyedArchive, nodes: Int, bytes: Int) {
+        try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> (archive: KeyedArchive, nodes: Int, bytes: Int) in
+            let session = DecodingSession(limits: limits, allowsConcurrency: allowsConcurrency)
+            session.leavesOuterDataUndecoded = leavesOuterDataUndecoded
+            let archive = try session.decodeFile(bytes)
+            return (archive, session.nodes, session.bytes)
+        }
+    }
+
+    /// Decodes one entry of an outer archive's `$top` (a saved object's archive) alone, as the
+    /// outer archive's decoding would; limits are counted for the entry alone.
+    func decodeEntry(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> ArchiveValue {
+        try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> ArchiveValue in
+            let session = DecodingSession(limits: limits, allowsConcurrency: false)
+            return try NestedArchiveReader(session: session, archiveDepth: 0).value(of: bytes, depth: 1)
+        }
     }
 
     /// Decodes a property list already read.
@@ -46,6 +68,8 @@ public struct KeyedArchiveDecoder: Sendable {
 final class DecodingSession {
     let limits: DecodingLimits
     let allowsConcurrency: Bool
+    /// See `KeyedArchiveDecoder.leavesOuterDataUndecoded`.
+    var leavesOuterDataUndecoded = false
     /// Values produced so far, a shared value counting once per reference.
     var nodes = 0
     /// Bytes of strings and data produced so far (keys and class names included), counted as
@@ -399,7 +423,12 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     // MARK: Data and nested archives
 
     private func data(_ bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> ArchiveValue {
-        try NestedArchiveReader(session: session, archiveDepth: archiveDepth).value(of: bytes, depth: depth)
+        if archiveDepth == 0, session.leavesOuterDataUndecoded {
+            try session.consume(1)
+            try session.consumeBytes(bytes.count)
+            return .data(ArchiveData(bytes: bytes))
+        }
+        return try NestedArchiveReader(session: session, archiveDepth: archiveDepth).value(of: bytes, depth: depth)
     }
 
     /// Decodes, on all processors, the nested archives `$top` refers to (UIKit's one per saved
@@ -407,7 +436,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// `reference` takes a result only where it counts exactly what decoding it in place would,
     /// and decodes in place otherwise, so results and errors do not depend on the threads.
     private func prefetchNestedArchives(in top: PropertyListContainer) {
-        guard archiveDepth == 0, session.allowsConcurrency, top.count >= Self.prefetchThreshold else { return }
+        guard archiveDepth == 0, session.allowsConcurrency, !session.leavesOuterDataUndecoded, top.count >= Self.prefetchThreshold else { return }
         let threads = DeepStack.availableThreads
         guard threads > 1 else { return }
         var jobs: [(uid: Int, key: String, bytes: ArraySlice<UInt8>)] = []

@@ -109,6 +109,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
 
     // MARK: Objects
 
+    @inline(__always)
     private func offsetOfObject(_ index: Int) throws(PropertyListError) -> Int {
         let entry = trailer.offsetTableStart + index * trailer.offsetSize
         let offset = Self.readUInt(buffer, at: entry, size: trailer.offsetSize)
@@ -119,6 +120,41 @@ struct BinaryPropertyList: PropertyListObjectTable {
     }
 
     func object(_ index: Int) throws(PropertyListError) -> PropertyListObject {
+        switch try rawObject(index) {
+        case .boolean(let value): return .scalar(.boolean(value))
+        case .integer(let value): return .scalar(.integer(value))
+        case .real(let value): return .scalar(.real(value))
+        case .date(let value): return .scalar(.date(value))
+        case .data(let start, let count): return .scalar(.data(source[(base + start)..<(base + start + count)]))
+        case .asciiString(let start, let count): return .scalar(.string(asciiString(start: start, count: count)))
+        case .utf16String(let start, let count): return .scalar(.string(utf16String(start: start, count: count)))
+        case .utf8String(let start, let count):
+            let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
+            return .scalar(.string(String(decoding: slice, as: UTF8.self)))
+        case .uid(let value): return .scalar(.uid(value))
+        case .array(let container): return .array(container)
+        case .dictionary(let container): return .dictionary(container)
+        }
+    }
+
+    /// One object as the format stores it, every bound checked, payloads left in the buffer:
+    /// `object` builds values from it, and the dump's streaming path reads it without building any.
+    enum RawObject {
+        case boolean(Bool)
+        case integer(Int128)
+        case real(Double)
+        case date(Double)
+        /// Payloads: `count` bytes (UTF-16 strings: code units) from buffer offset `start`.
+        case data(start: Int, count: Int)
+        case asciiString(start: Int, count: Int)
+        case utf16String(start: Int, count: Int)
+        case utf8String(start: Int, count: Int)
+        case uid(UInt64)
+        case array(PropertyListContainer)
+        case dictionary(PropertyListContainer)
+    }
+
+    func rawObject(_ index: Int) throws(PropertyListError) -> RawObject {
         let offset = try offsetOfObject(index)
         let marker = buffer[offset]
         let kind = marker >> 4
@@ -126,28 +162,28 @@ struct BinaryPropertyList: PropertyListObjectTable {
         switch kind {
         case 0x0:
             switch info {
-            case 0x8: return .scalar(.boolean(false))
-            case 0x9: return .scalar(.boolean(true))
+            case 0x8: return .boolean(false)
+            case 0x9: return .boolean(true)
             default: throw PropertyListError("unsupported object marker 0x\(hex(marker))", at: base + offset)
             }
         case 0x1:
-            return .scalar(.integer(try integer(at: offset, sizeExponent: info)))
+            return .integer(try integer(at: offset, sizeExponent: info))
         case 0x2:
-            return .scalar(.real(try real(at: offset, sizeExponent: info)))
+            return .real(try real(at: offset, sizeExponent: info))
         case 0x3:
             guard info == 3 else {
                 throw PropertyListError("date marker 0x\(hex(marker)) has an unsupported size", at: base + offset)
             }
             try need(8, after: offset + 1, for: "date", at: offset)
-            return .scalar(.date(Double(bitPattern: Self.readUInt64(buffer, at: offset + 1))))
+            return .date(Double(bitPattern: Self.readUInt64(buffer, at: offset + 1)))
         case 0x4:
             let (count, start) = try countAndStart(offset: offset, info: info)
             try need(count, after: start, for: "data object of \(count) bytes", at: offset)
-            return .scalar(.data(source[(base + start)..<(base + start + count)]))
+            return .data(start: start, count: count)
         case 0x5:
             let (count, start) = try countAndStart(offset: offset, info: info)
             try need(count, after: start, for: "ASCII string of \(count) bytes", at: offset)
-            return .scalar(.string(asciiString(start: start, count: count)))
+            return .asciiString(start: start, count: count)
         case 0x6:
             let (count, start) = try countAndStart(offset: offset, info: info)
             let (bytes, overflow) = count.multipliedReportingOverflow(by: 2)
@@ -155,19 +191,18 @@ struct BinaryPropertyList: PropertyListObjectTable {
                 throw PropertyListError("UTF-16 string length \(count) is too large", at: base + offset)
             }
             try need(bytes, after: start, for: "UTF-16 string of \(count) code units", at: offset)
-            return .scalar(.string(utf16String(start: start, count: count)))
+            return .utf16String(start: start, count: count)
         case 0x7:
             let (count, start) = try countAndStart(offset: offset, info: info)
             try need(count, after: start, for: "UTF-8 string of \(count) bytes", at: offset)
-            let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
-            return .scalar(.string(String(decoding: slice, as: UTF8.self)))
+            return .utf8String(start: start, count: count)
         case 0x8:
             let size = info + 1
             guard size <= 8 else {
                 throw PropertyListError("UID of \(size) bytes is too large (at most 8)", at: base + offset)
             }
             try need(size, after: offset + 1, for: "UID", at: offset)
-            return .scalar(.uid(Self.readUInt(buffer, at: offset + 1, size: size)))
+            return .uid(Self.readUInt(buffer, at: offset + 1, size: size))
         case 0xA, 0xC:
             // 0xC is the format's set type; a property list has no set value, so it reads as an array.
             let (count, start) = try countAndStart(offset: offset, info: info)
@@ -221,7 +256,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
         }
     }
 
-    private func asciiString(start: Int, count: Int) -> String {
+    func asciiString(start: Int, count: Int) -> String {
         let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
         if Self.isASCII(slice) {
             return String(decoding: slice, as: UTF8.self)
@@ -236,7 +271,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
     }
 
     /// Eight bytes at a time: keys and most values are ASCII, and this runs for every one.
-    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var position = 0
         while position + 8 <= bytes.count {
             guard bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else { return false }
@@ -249,7 +284,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
         return true
     }
 
-    private func utf16String(start: Int, count: Int) -> String {
+    func utf16String(start: Int, count: Int) -> String {
         var units: [UInt16] = []
         units.reserveCapacity(count)
         for position in 0..<count {
@@ -263,6 +298,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
     // MARK: Counts and references
 
     /// The element count of a variable-length object and where its payload starts.
+    @inline(__always)
     private func countAndStart(offset: Int, info: Int) throws(PropertyListError) -> (Int, Int) {
         if info != 0x0F {
             return (info, offset + 1)
@@ -290,6 +326,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
         try need(size, after: start, for: "\(what()) (\(count) references)", at: offset)
     }
 
+    @inline(__always)
     private func reference(_ position: Int) throws(PropertyListError) -> Int {
         let index = Self.readUInt(buffer, at: position, size: trailer.referenceSize)
         guard index < UInt64(trailer.objectCount) else {
@@ -301,6 +338,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
     /// Fails unless `count` bytes starting at `start` lie inside the object area. The message is
     /// an autoclosure: this runs for every object, and building the text each time costs more
     /// than the check.
+    @inline(__always)
     private func need(_ count: Int, after start: Int, for what: @autoclosure () -> String, at offset: Int) throws(PropertyListError) {
         let end = trailer.offsetTableStart
         guard start <= end, count <= end - start else {
@@ -310,6 +348,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
 
     // MARK: Raw reads (callers have checked the bounds)
 
+    @inline(__always)
     static func readUInt(_ buffer: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
         // Offsets and references of archives are one or two bytes wide.
         switch size {

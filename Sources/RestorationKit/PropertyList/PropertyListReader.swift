@@ -54,7 +54,10 @@ public struct PropertyListReader: Sendable {
             rest = rest.dropFirst(3)
         }
         rest = rest.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-        return rest.starts(with: Array("<?xml".utf8)) || rest.starts(with: Array("<!DOCTYPE".utf8))
-            || rest.starts(with: Array("<plist".utf8))
+        // Static strings: this runs for every data value of an archive, and arrays would allocate.
+        func starts(with prefix: StaticString) -> Bool {
+            prefix.withUTF8Buffer { rest.starts(with: $0) }
+        }
+        return starts(with: "<?xml") || starts(with: "<!DOCTYPE") || starts(with: "<plist")
     }
 }

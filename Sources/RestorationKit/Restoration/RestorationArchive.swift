@@ -107,7 +107,7 @@ public struct RestorationArchive: Hashable, Sendable {
         objects.first { $0.identifierPath == path }
     }
 
-    private static func object(path: IdentifierPath, entry: ArchiveValue?) -> RestorationObject {
+    static func object(path: IdentifierPath, entry: ArchiveValue?) -> RestorationObject {
         switch entry {
         case .archive(let archive)?:
             let (state, views) = splitViews(archive.top)

@@ -19,17 +19,23 @@ public enum ByteFormatting {
     public static func base64<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        appendBase64(bytes) { output.append($0) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Base64 of `bytes`, a character at a time to `append`.
+    @inline(__always)
+    static func appendBase64<Bytes: Collection>(_ bytes: Bytes, _ append: (UInt8) -> Void) where Bytes.Element == UInt8 {
         var iterator = bytes.makeIterator()
         while let first = iterator.next() {
             let second = iterator.next()
             let third = iterator.next()
             let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-            output.append(base64Alphabet[Int(group >> 18 & 0x3F)])
-            output.append(base64Alphabet[Int(group >> 12 & 0x3F)])
-            output.append(second == nil ? UInt8(ascii: "=") : base64Alphabet[Int(group >> 6 & 0x3F)])
-            output.append(third == nil ? UInt8(ascii: "=") : base64Alphabet[Int(group & 0x3F)])
+            append(base64Alphabet[Int(group >> 18 & 0x3F)])
+            append(base64Alphabet[Int(group >> 12 & 0x3F)])
+            append(second == nil ? UInt8(ascii: "=") : base64Alphabet[Int(group >> 6 & 0x3F)])
+            append(third == nil ? UInt8(ascii: "=") : base64Alphabet[Int(group & 0x3F)])
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// The canonical 8-4-4-4-12 form of 16 UUID bytes, upper case as NSUUID prints it.

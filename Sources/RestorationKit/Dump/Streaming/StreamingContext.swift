@@ -1,0 +1,77 @@
+/// What one thread's renderers share across the archives it renders, one archive at a time:
+/// every saved object's archive describes the same few classes again, and reading a description
+/// into strings costs more than writing the object.
+final class StreamingContext {
+    /// Classes met so far, at most `knownLimit` (a hostile file may describe thousands).
+    private var known: [StreamedClass] = []
+    private static var knownLimit: Int { 256 }
+    /// The current archive's class descriptions read so far, by UID.
+    private var archiveClasses: [(uid: Int, info: StreamedClass)] = []
+    /// UIDs of the current archive being written: meeting one again is a cycle.
+    var open: [Int] = []
+    /// A class chain being read.
+    var chain: [StreamedKey] = []
+
+    /// Forgets the previous archive's UIDs: one archive is rendered at a time.
+    func beginArchive() {
+        archiveClasses.removeAll(keepingCapacity: true)
+        open.removeAll(keepingCapacity: true)
+    }
+
+    func archiveClass(_ uid: Int) -> StreamedClass? {
+        archiveClasses.first { $0.uid == uid }?.info
+    }
+
+    func remember(_ info: StreamedClass, uid: Int) {
+        // Hostile archives may hold thousands of class descriptions: keep the list searched short.
+        if archiveClasses.count < 64 { archiveClasses.append((uid, info)) }
+    }
+
+    /// The class named `name` with `chain` (ASCII bytes), made once.
+    func interned(name: StreamedKey, chain: [StreamedKey]) -> StreamedClass {
+        if let found = known.first(where: { $0.matches(name: name, chain: chain) }) { return found }
+        let info = StreamedClass(name: name.string, chain: chain.map(\.string))
+        if known.count < Self.knownLimit { known.append(info) }
+        return info
+    }
+}
+
+/// A class description.
+final class StreamedClass {
+    let name: String
+    let chain: [String]
+    let foundation: FoundationValues.Kind?
+    /// The bytes of the names, which every object of the class counts (as the decoder does).
+    let nameBytes: Int
+    /// The names' UTF-8, for `matches`.
+    private let nameUTF8: [UInt8]
+    private let chainUTF8: [[UInt8]]
+
+    init(name: String, chain: [String]) {
+        self.name = name
+        self.chain = chain
+        foundation = FoundationValues.kind(ofClass: name)
+        nameBytes = chain.reduce(name.utf8.count) { $0 + $1.utf8.count }
+        nameUTF8 = Array(name.utf8)
+        chainUTF8 = chain.map { Array($0.utf8) }
+    }
+
+    func matches(name: StreamedKey, chain: [StreamedKey]) -> Bool {
+        guard chainUTF8.count == chain.count, Self.equal(nameUTF8, name) else { return false }
+        for (known, key) in zip(chainUTF8, chain) where !Self.equal(known, key) {
+            return false
+        }
+        return true
+    }
+
+    private static func equal(_ bytes: [UInt8], _ key: StreamedKey) -> Bool {
+        bytes.withUnsafeBytes { StreamedKey($0) == key }
+    }
+}
+
+extension StreamedKey {
+    /// The key as a string (its bytes are ASCII).
+    var string: String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,156 @@
+/// The text a streamed archive is written to, and what writing it has counted against the
+/// decoding limits.
+struct StreamingOutput {
+    /// Deeper text is left to the decoded road: text rendered ahead must stay below the writer's
+    /// indentation cap (see `JSONTextWriter.writeRendered`), and this also bounds recursion.
+    static let maximumLevel = 28
+
+    var writer: JSONTextWriter
+    let budget: StreamingBudget
+    private(set) var nodes = 0
+    private(set) var bytes = 0
+
+    init(level: Int, budget: StreamingBudget, capacity: Int = 0) {
+        writer = JSONTextWriter(level: level)
+        writer.output.reserveCapacity(capacity)
+        self.budget = budget
+    }
+
+    /// The text written so far, as a value at the level the output started at.
+    func rendered(level: Int) -> RenderedJSON {
+        RenderedJSON(text: writer.output.array, level: level)
+    }
+
+    mutating func countNode(_ count: Int = 1) throws(GiveUp) {
+        nodes += count
+        guard nodes <= budget.maxNodes else { throw GiveUp() }
+    }
+
+    mutating func countBytes(_ count: Int) throws(GiveUp) {
+        bytes += count
+        guard bytes <= budget.maxBytes else { throw GiveUp() }
+    }
+
+    // MARK: Containers
+
+    mutating func writeKey(_ key: StreamedKey, first: Bool) {
+        writer.writeKey(utf8: key.bytes, first: first)
+    }
+
+    /// An object whose member `i` is named `keys[i]`, members in `order` (by default the keys'
+    /// byte order, as the writer sorts them).
+    mutating func writeObject(
+        keys: [StreamedKey], order: [Int]? = nil, _ value: (inout StreamingOutput, Int) throws(GiveUp) -> Void
+    ) throws(GiveUp) {
+        guard !keys.isEmpty else { return writer.append("{}") }
+        try open(UInt8(ascii: "{"))
+        for (position, index) in (order ?? StreamedKey.sortedOrder(keys)).enumerated() {
+            writer.writeKey(utf8: keys[index].bytes, first: position == 0)
+            try value(&self, index)
+        }
+        writer.closeContainer(UInt8(ascii: "}"))
+    }
+
+    mutating func writeArray(count: Int, _ element: (inout StreamingOutput, Int) throws(GiveUp) -> Void) throws(GiveUp) {
+        guard count > 0 else { return writer.append("[]") }
+        try open(UInt8(ascii: "["))
+        for index in 0..<count {
+            writer.startMember(first: index == 0)
+            try element(&self, index)
+        }
+        writer.closeContainer(UInt8(ascii: "]"))
+    }
+
+    /// `{tag: value}`, or the value alone when `tag` is nil.
+    mutating func writeTagged(_ tag: StreamedKey?, _ value: (inout StreamingOutput) throws(GiveUp) -> Void) throws(GiveUp) {
+        guard let tag else { return try value(&self) }
+        try writeObject(keys: [tag], order: [0]) { (output, _) throws(GiveUp) in try value(&output) }
+    }
+
+    private mutating func open(_ bracket: UInt8) throws(GiveUp) {
+        guard writer.level < Self.maximumLevel else { throw GiveUp() }
+        writer.openContainer(bracket)
+    }
+
+    // MARK: Scalars (as `JSONArchiveValue` writes them)
+
+    /// A scalar object of `table`: not a UID or a container.
+    mutating func writeScalar(_ object: BinaryPropertyList.RawObject, table: BinaryPropertyList) throws(GiveUp) {
+        try countNode()
+        switch object {
+        case .boolean(let value):
+            writer.writeBool(value)
+        case .integer(let value):
+            if JSONArchiveValue.exactIntegerRange.contains(value) {
+                writer.writeInteger(Int64(value))
+            } else {
+                try writeTagged("$integer") { (output) throws(GiveUp) in output.writer.writeString(String(value)) }
+            }
+        case .real(let value):
+            try writeReal(value)
+        case .date(let seconds):
+            try writeDate(seconds)
+        case .data(let start, let count):
+            let bytes = table.bytes(start, count)
+            guard !StreamedShape.holdsPropertyList(table, start: start, count: count) else { throw GiveUp() }
+            try countBytes(count)
+            try writeObject(keys: ["$data", "length"], order: [0, 1]) { (output, index) throws(GiveUp) in
+                if index == 0 { output.writer.writeBase64(bytes) } else { output.writer.writeInteger(Int64(count)) }
+            }
+        case .asciiString(let start, let count):
+            let bytes = table.bytes(start, count)
+            if BinaryPropertyList.isASCII(bytes) {
+                try countBytes(count)
+                writer.writeString(utf8: bytes)
+            } else {
+                try writeString(table.asciiString(start: start, count: count))
+            }
+        case .utf16String(let start, let count):
+            try writeString(table.utf16String(start: start, count: count))
+        case .utf8String(let start, let count):
+            try writeString(String(decoding: table.bytes(start, count), as: UTF8.self))
+        case .uid, .array, .dictionary:
+            throw GiveUp()
+        }
+    }
+
+    private mutating func writeString(_ string: String) throws(GiveUp) {
+        try countBytes(string.utf8.count)
+        writer.writeString(string)
+    }
+
+    mutating func writeReal(_ value: Double) throws(GiveUp) {
+        if value.isFinite {
+            writer.writeNumber(value.description)
+        } else {
+            try writeTagged("$real") { (output) throws(GiveUp) in
+                output.writer.writeString(value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf"))
+            }
+        }
+    }
+
+    mutating func writeDate(_ seconds: Double) throws(GiveUp) {
+        if let iso = ReferenceDate.iso8601(seconds) {
+            try writeTagged("$date") { (output) throws(GiveUp) in output.writer.writeString(iso) }
+        } else {
+            try writeObject(keys: ["$date", "referenceSeconds"], order: [0, 1]) { (output, index) throws(GiveUp) in
+                if index == 0 { output.writer.writeNull() } else { try output.writeReal(seconds) }
+            }
+        }
+    }
+}
+
+/// What one file's streamed objects may count, together: half the decoding limits, so that what
+/// the streaming road accepts the decoder would accept too, whatever small differences there are
+/// in how the two count.
+struct StreamingBudget: Sendable {
+    var maxNodes: Int
+    var maxBytes: Int
+    var maxNestedBytes: Int
+
+    init(limits: DecodingLimits) {
+        maxNodes = limits.maxNodes / 2
+        maxBytes = limits.maxExpandedBytes / 2
+        maxNestedBytes = limits.maxNestedArchiveBytes / 2
+    }
+}

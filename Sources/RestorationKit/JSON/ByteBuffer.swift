@@ -1,0 +1,68 @@
+/// A growable run of bytes that appends with a bounds check and a copy: the JSON writer's text.
+///
+/// Output is made of millions of small pieces (a bracket, an indentation, a key); appending
+/// each to an `Array` costs a uniqueness check and a generic copy, which added up to a tenth of
+/// a large dump's instructions. A writer owns its buffer alone, so a class is safe here.
+final class ByteBuffer {
+    private var start: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        start.deallocate()
+    }
+
+    var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: start, count: count)
+    }
+
+    /// A copy of the bytes.
+    var array: [UInt8] {
+        Array(UnsafeBufferPointer(start: start, count: count))
+    }
+
+    func reserveCapacity(_ minimum: Int) {
+        if minimum > capacity { resize(to: minimum) }
+    }
+
+    func removeAll() {
+        count = 0
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { resize(to: 2 * capacity) }
+        start[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    func append(contentsOf source: UnsafeRawBufferPointer) {
+        let added = source.count
+        guard added > 0, let from = source.baseAddress else { return }
+        if count + added > capacity { resize(to: max(2 * capacity, count + added)) }
+        (start + count).initialize(from: from.assumingMemoryBound(to: UInt8.self), count: added)
+        count += added
+    }
+
+    func append(contentsOf source: [UInt8]) {
+        source.withUnsafeBytes { append(contentsOf: $0) }
+    }
+
+    func append(_ text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: UnsafeRawBufferPointer($0)) }
+    }
+
+    private func resize(to newCapacity: Int) {
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        moved.initialize(from: start, count: count)
+        start.deallocate()
+        start = moved
+        capacity = newCapacity
+    }
+}

@@ -1,0 +1,60 @@
+/// JSON text made ahead of the document around it (see `StreamedDump`): a value written by a
+/// `JSONTextWriter` at nesting `level`, which a writer at another level indents again.
+struct RenderedJSON: Sendable {
+    var text: [UInt8]
+    var level: Int
+}
+
+extension JSONTextWriter {
+    /// Writes text rendered ahead as the current value. Rendered text never reaches the
+    /// indentation cap (its renderer gives up first), so every line's level can be read back
+    /// from its spaces.
+    mutating func writeRendered(_ rendered: RenderedJSON, decoded: () -> JSONNode) {
+        guard rendered.level != level else {
+            output.append(contentsOf: rendered.text)
+            return
+        }
+        let shift = level - rendered.level
+        var position = 0
+        let text = rendered.text
+        while position < text.count {
+            let byte = text[position]
+            output.append(byte)
+            position += 1
+            guard byte == UInt8(ascii: "\n") else { continue }
+            var spaces = 0
+            while position + spaces < text.count, text[position + spaces] == UInt8(ascii: " ") {
+                spaces += 1
+            }
+            let lineLevel = max(0, spaces / 2 + shift)
+            for _ in 0..<(2 * min(lineLevel, Self.maximumIndent)) { output.append(UInt8(ascii: " ")) }
+            position += spaces
+        }
+    }
+
+    // MARK: Containers written member by member (the streaming renderer sorts keys itself)
+
+    mutating func openContainer(_ bracket: UInt8) {
+        output.append(bracket)
+        level += 1
+    }
+
+    mutating func closeContainer(_ bracket: UInt8) {
+        level -= 1
+        close(bracket)
+    }
+
+    /// Starts an object member: the separator, the key (valid UTF-8) and the colon.
+    mutating func writeKey(utf8 key: UnsafeRawBufferPointer, first: Bool) {
+        startMember(first: first)
+        writeString(utf8: key)
+        append(": ")
+    }
+
+    /// Base64 of `bytes`, as a JSON string, without an intermediate string.
+    mutating func writeBase64(_ bytes: UnsafeRawBufferPointer) {
+        output.append(UInt8(ascii: "\""))
+        ByteFormatting.appendBase64(bytes) { output.append($0) }
+        output.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,149 @@
+import XCTest
+@testable import RestorationKit
+
+/// `dump --json` renders plain archives straight from their bytes (`StreamedDump`); these tests
+/// hold that road to the text of the decoded archive, on real archives and damaged copies.
+final class StreamedDumpTests: XCTestCase {
+    func testRealArchivesAreStreamedAsTheyDecode() throws {
+        for name in ["ios8-tabbar.data", "ios7-plain.data", "many-objects.data", "validate/clean.data", "validate/class-map-unknown-path.data"] {
+            let result = try bothWays(try FixtureFiles.bytes(name))
+            XCTAssertEqual(result.streamed, result.decoded, name)
+            XCTAssertGreaterThan(result.streamedObjects, 0, "\(name) was not streamed")
+        }
+    }
+
+    func testEveryFixtureGivesTheDecodedTextOrError() throws {
+        let fixtures = try FileManager.default.subpathsOfDirectory(atPath: FixtureFiles.root + "/Fixtures")
+            .filter { !$0.hasSuffix(".py") && !$0.hasSuffix(".md") }
+        var streamed = 0
+        for name in fixtures.sorted() {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: FixtureFiles.path(name), isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            let result = try bothWays(try FixtureFiles.bytes(name))
+            XCTAssertEqual(result.streamed, result.decoded, name)
+            streamed += result.streamedObjects > 0 ? 1 : 0
+        }
+        XCTAssertGreaterThan(streamed, 10)
+    }
+
+    func testEveryByteFlippedGivesTheDecodedTextOrError() throws {
+        // Flips inside the saved objects' archives reach every part of the renderer: markers,
+        // lengths, references, key and string bytes (non-ASCII ones included).
+        for (name, step, masks) in [("ios7-plain.data", 1, [0xFF, 0x01, 0x80] as [UInt8]), ("ios8-tabbar.data", 3, [0xFF])] {
+            let bytes = try FixtureFiles.bytes(name)
+            var streamed = 0
+            for offset in stride(from: 0, to: bytes.count, by: step) {
+                for mask in masks {
+                    var damaged = bytes
+                    damaged[offset] ^= mask
+                    let result = try bothWays(damaged)
+                    XCTAssertEqual(result.streamed, result.decoded, "\(name): byte \(offset) ^ \(mask)")
+                    streamed += result.streamedObjects > 0 ? 1 : 0
+                }
+            }
+            // Most flips leave the file plain enough to stream: the comparison was exercised.
+            XCTAssertGreaterThan(streamed, bytes.count / step / 4, name)
+        }
+    }
+
+    func testTruncatedGivesTheDecodedTextOrError() throws {
+        let bytes = try FixtureFiles.bytes("ios8-tabbar.data")
+        for length in stride(from: 0, to: bytes.count, by: 7) {
+            let result = try bothWays(Array(bytes.prefix(length)))
+            XCTAssertEqual(result.streamed, result.decoded, "truncated to \(length)")
+        }
+    }
+
+    func testLimitsAreTheDecoders() throws {
+        // Near a limit the road is left to the decoder, which reports it as it always does.
+        let bytes = try FixtureFiles.bytes("ios8-tabbar.data")
+        var variants: [DecodingLimits] = []
+        for nodes in [1, 10, 50, 100, 150, 200, 300, 500, 1_000, 10_000] {
+            variants.append(DecodingLimits(maxNodes: nodes))
+        }
+        for expanded in [10, 100, 1_000, 2_000, 4_000, 8_000, 100_000] {
+            variants.append(DecodingLimits(maxExpandedBytes: expanded))
+        }
+        for nested in [10, 1_000, 3_000, 6_000, 12_000, 100_000] {
+            variants.append(DecodingLimits(maxNestedArchiveBytes: nested))
+        }
+        for depth in [1, 2, 3, 5, 10, 127, 128, 129] {
+            variants.append(DecodingLimits(maxDepth: depth))
+        }
+        for archives in [1, 2, 3, 4] {
+            variants.append(DecodingLimits(maxArchiveDepth: archives))
+        }
+        for limits in variants {
+            let result = try bothWays(bytes, limits: limits)
+            XCTAssertEqual(result.streamed, result.decoded, "\(limits)")
+        }
+    }
+
+    func testSeveralDocumentsAreIndentedAsDecoded() throws {
+        // In an array of documents every line of a streamed object moves one level in.
+        let bytes = try FixtureFiles.bytes("ios8-tabbar.data")
+        let streamed = try DumpDocument(bytes: bytes[...], file: "a", limits: .default)
+        XCTAssertGreaterThan(streamed.streamedObjectCount, 0)
+        let decoded = DumpDocument(file: "a", archive: try RestorationArchive(bytes: bytes[...]))
+        XCTAssertEqual(try JSONOutput.text([streamed, streamed], asArray: true), try JSONOutput.text([decoded, decoded], asArray: true))
+    }
+
+    func testNodeSinksGetTheDecodedObjects() throws {
+        // A sink that does not take text (here the node builder) decodes the entry again.
+        let bytes = try FixtureFiles.bytes("ios8-tabbar.data")
+        let streamed = try DumpDocument(bytes: bytes[...], file: "a", limits: .default)
+        let decoded = DumpDocument(file: "a", archive: try RestorationArchive(bytes: bytes[...]))
+        func viaNodes(_ document: DumpDocument) throws -> String {
+            let node = JSONNodeBuilder.build { $0.writeNode(try! JSONTreeEncoder().encode(document)) }
+            var text: [UInt8] = []
+            JSONTextWriter.write(node) { text.append(contentsOf: $0) }
+            return String(decoding: text, as: UTF8.self)
+        }
+        XCTAssertEqual(try viaNodes(streamed), try viaNodes(decoded))
+        XCTAssertEqual(try viaNodes(streamed), try JSONOutput.text([decoded], asArray: false))
+    }
+
+    func testRestrictedToAPathAsDecoded() throws {
+        let bytes = try FixtureFiles.bytes("ios8-tabbar.data")
+        let streamed = try DumpDocument(bytes: bytes[...], file: "a", limits: .default)
+        let decoded = DumpDocument(file: "a", archive: try RestorationArchive(bytes: bytes[...]))
+        for object in decoded.archive.objects {
+            let prefix = object.identifierPath
+            XCTAssertEqual(
+                try JSONOutput.text([streamed.restricted(to: prefix)], asArray: false),
+                try JSONOutput.text([decoded.restricted(to: prefix)], asArray: false), prefix.rawValue)
+        }
+    }
+
+    func testManyObjectsStreamConcurrentlyAsOnOneThread() throws {
+        let bytes = try FixtureFiles.bytes("many-objects.data")
+        let sequential = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: false)
+        let concurrent = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: true)
+        XCTAssertEqual(sequential.streamedObjectCount, 80)
+        XCTAssertEqual(concurrent.streamedObjectCount, 80)
+        let text = try JSONOutput.text([concurrent], asArray: false)
+        XCTAssertEqual(try JSONOutput.text([sequential], asArray: false), text)
+        XCTAssertEqual(text, try bothWays(bytes).decoded)
+    }
+
+    /// `dump --json`'s text for `bytes` streamed where possible and decoded, each an error's
+    /// text when reading fails, and how many objects were streamed.
+    private func bothWays(_ bytes: [UInt8], limits: DecodingLimits = .default) throws -> (streamed: String, decoded: String, streamedObjects: Int) {
+        var streamedObjects = 0
+        let streamed: String
+        do {
+            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: limits)
+            streamedObjects = document.streamedObjectCount
+            streamed = try JSONOutput.text([document], asArray: false)
+        } catch let error as ArchiveError {
+            streamed = "error: \(error)"
+        }
+        let decoded: String
+        do {
+            decoded = try JSONOutput.text([DumpDocument(file: "x", archive: try RestorationArchive(bytes: bytes[...], limits: limits))], asArray: false)
+        } catch let error as ArchiveError {
+            decoded = "error: \(error)"
+        }
+        return (streamed, decoded, streamedObjects)
+    }
+}
