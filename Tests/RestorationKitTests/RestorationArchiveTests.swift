@@ -72,6 +72,45 @@ final class RestorationArchiveTests: XCTestCase {
         XCTAssertEqual(archive.objects[1].stateProblem, "the archive has no entry for this path")
     }
 
+    /// Listing goes by the entries' positions, not by hashing paths: the model must still list
+    /// each path once, take a path that names a metadata key, and leave every entry under a
+    /// repeated key out of the app state, as it did with sets of strings.
+    func testRepeatedPathsAndKeysAreListedOnce() throws {
+        var top: [(String, ArchiveValue)] = [
+            (RestorationKeys.majorVersion, .integer(2)),
+            (RestorationKeys.identifierPaths, .array([
+                .string("Root"), .string("Gone"), .string("Root"), .string(RestorationKeys.bundleVersion), .string("Gone"),
+            ])),
+            (RestorationKeys.bundleVersion, .string("7")),
+            ("Root", .data(ArchiveData(bytes: [1]))),
+            ("App", .boolean(true)),
+            ("Root", .data(ArchiveData(bytes: [2]))),
+        ]
+        // Over 64 keys, lookups go through the index.
+        for index in 0..<70 { top.append(("extra\(index)", .integer(Int128(index)))) }
+        for count in [6, top.count] {
+            let archive = RestorationArchive(archive: KeyedArchive(top: ArchiveFields(Array(top.prefix(count)))))
+            XCTAssertEqual(archive.objects.map(\.identifierPath.rawValue), ["Root", "Gone", RestorationKeys.bundleVersion], "\(count) keys")
+            XCTAssertEqual(archive.objects[0].undecodedEntry, .data(ArchiveData(bytes: [1])))
+            XCTAssertEqual(archive.objects[1].stateProblem, "the archive has no entry for this path")
+            XCTAssertEqual(archive.objects[2].undecodedEntry, .string("7"))
+            XCTAssertEqual(archive.bundleVersion, "7")
+            XCTAssertEqual(archive.appState.keys, ["App"] + (0..<(count - 6)).map { "extra\($0)" }, "\(count) keys")
+        }
+    }
+
+    func testRemovingPositionsAsRemovingKeys() {
+        for keys in [["a", "b", "a", "c"], ["a", "b", "c"], (0..<100).map { "k\($0 % 90)" }, (0..<100).map { "k\($0)" }] {
+            let fields = OrderedFields(keys: keys, values: Array(keys.indices))
+            for pattern in 0..<20 {
+                let removed = keys.indices.map { ($0 * 7 + pattern) % (pattern % 4 + 2) == 0 }
+                let names = Set(keys.indices.filter { removed[$0] }.map { keys[$0] })
+                XCTAssertEqual(fields.removing(positions: removed).keys, fields.removing(names).keys)
+                XCTAssertEqual(fields.removing(positions: removed).values, fields.removing(names).values)
+            }
+        }
+    }
+
     func testLongIdentifierPath() throws {
         let archive = try FixtureFiles.archive("hostile/long-path.data")
         XCTAssertEqual(archive.identifierPaths.first?.rawValue.count, 1_000_000)

@@ -115,6 +115,27 @@ final class StreamedDumpTests: XCTestCase {
         }
     }
 
+    /// The document's model is the decoded one, but for the streamed objects' state, views and
+    /// state problems (their entries are rendered, not decoded).
+    func testStreamedDocumentsKeepTheDecodedModel() throws {
+        for name in ["ios8-tabbar.data", "many-objects.data"] {
+            let bytes = try FixtureFiles.bytes(name)
+            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: .default)
+            var decoded = try RestorationArchive(bytes: bytes[...])
+            XCTAssertGreaterThan(document.streamedObjectCount, 0)
+            for index in decoded.objects.indices where document.streamed[index] != nil {
+                decoded.objects[index].state = nil
+                decoded.objects[index].views = []
+                decoded.objects[index].stateProblem = nil
+            }
+            XCTAssertEqual(document.archive.objects, decoded.objects, name)
+            XCTAssertEqual(document.archive.appState, decoded.appState, name)
+            XCTAssertEqual(document.archive.notes, decoded.notes, name)
+            XCTAssertEqual(document.archive.identifierPaths, decoded.identifierPaths, name)
+            XCTAssertEqual(document.archive.restorationClassMap, decoded.restorationClassMap, name)
+        }
+    }
+
     func testManyObjectsStreamConcurrentlyAsOnOneThread() throws {
         let bytes = try FixtureFiles.bytes("many-objects.data")
         let sequential = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: false)

@@ -50,6 +50,16 @@ final class ByteBuffer {
         count += added
     }
 
+    /// A newline, then `spaces` spaces.
+    @inline(__always)
+    func appendNewline(indentedBy spaces: Int) {
+        let added = spaces + 1
+        if count + added > capacity { resize(to: max(2 * capacity, count + added)) }
+        start[count] = UInt8(ascii: "\n")
+        (start + count + 1).initialize(repeating: UInt8(ascii: " "), count: spaces)
+        count += added
+    }
+
     func append(contentsOf source: [UInt8]) {
         source.withUnsafeBytes { append(contentsOf: $0) }
     }

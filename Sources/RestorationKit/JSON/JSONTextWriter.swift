@@ -9,8 +9,6 @@ struct JSONTextWriter: JSONSink {
     /// Indentation stops growing at this depth, so that deeply nested hostile input makes
     /// output proportional to its values, not to values × depth.
     static let maximumIndent = 32
-    /// `2 * maximumIndent` spaces, static so that indenting retains nothing.
-    private static let spaces: StaticString = "                                                                "
 
     var output = ByteBuffer()
     /// Where finished pieces go; nil for a writer that keeps its whole text (see
@@ -182,8 +180,7 @@ struct JSONTextWriter: JSONSink {
     }
 
     private mutating func newline() {
-        output.append(UInt8(ascii: "\n"))
-        Self.spaces.withUTF8Buffer { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0).prefix(2 * min(level, Self.maximumIndent)))) }
+        output.appendNewline(indentedBy: 2 * min(level, Self.maximumIndent))
     }
 
     /// Indices of `keys` in the order of their UTF-8 bytes; equal keys (from a damaged archive)

@@ -35,6 +35,27 @@ public struct RestorationArchive: Hashable, Sendable {
     /// `allowsConcurrency` lets a large archive's objects be read on all processors (the result
     /// is the same either way; tests compare the two).
     init(archive: KeyedArchive, interpret: Bool, allowsConcurrency: Bool) {
+        var pending: PendingObjects?
+        self.init(archive: archive, interpret: interpret, pending: &pending)
+        if let pending {
+            readObjects(pending, allowsConcurrency: allowsConcurrency)
+        }
+    }
+
+    /// The objects listed in `$top` (each path once, with its entry), which `readObjects` reads.
+    struct PendingObjects {
+        let listed: [(path: IdentifierPath, entry: ArchiveValue?)]
+        fileprivate let reader: TopReader
+        /// By position in `listed` (or empty): objects whose entry `StreamedDump` renders, read
+        /// without state, problem or undecoded entry.
+        var streamed: [Bool] = []
+    }
+
+    /// Reads the metadata and lists the objects, leaving `objects`, `appState` and `notes` to
+    /// `readObjects(pending)`: `StreamedDump` renders the objects' entries meanwhile. `pending`
+    /// stays nil for an archive that is not a restoration archive, which is then read whole.
+    init(archive: KeyedArchive, interpret: Bool, pending: inout PendingObjects?) {
+        pending = nil
         var reader = TopReader(top: archive.top)
         self.archive = archive
         isRestorationArchive = interpret && (archive.top[RestorationKeys.majorVersion] != nil
@@ -73,19 +94,41 @@ public struct RestorationArchive: Hashable, Sendable {
             return paths.map(IdentifierPath.init)
         } ?? []
 
+        // Each path once. A path with an entry is known by the entry's position (hashing every
+        // path again for a set costs as much as the rest of the listing); only paths without
+        // one go into a set.
         var listed: [(path: IdentifierPath, entry: ArchiveValue?)] = []
-        var seen = Set<IdentifierPath>()
-        for path in identifierPaths where seen.insert(path).inserted {
-            listed.append((path, reader.takeAny(path.rawValue)))
+        var listedPositions = [Bool](repeating: false, count: archive.top.count)
+        var seenWithoutEntry = Set<IdentifierPath>()
+        for path in identifierPaths {
+            if let position = archive.top.position(of: path.rawValue) {
+                guard !listedPositions[position] else { continue }
+                listedPositions[position] = true
+                listed.append((path, reader.take(at: position)))
+            } else if seenWithoutEntry.insert(path).inserted {
+                listed.append((path, nil))
+            }
         }
+        self.objects = []
+        self.appState = .empty
+        self.notes = []
+        pending = PendingObjects(listed: listed, reader: reader)
+    }
+
+    /// Reads the objects listed by `init(archive:interpret:pending:)`, and the remaining keys.
+    mutating func readObjects(_ pending: PendingObjects, allowsConcurrency: Bool) {
         let classMap = restorationClassMap
-        self.objects = Self.map(listed, concurrently: allowsConcurrency) { path, entry in
-            var object = Self.object(path: path, entry: entry)
+        let (listed, streamed) = (pending.listed, pending.streamed)
+        objects = Self.map(Array(listed.indices), concurrently: allowsConcurrency) { position in
+            let path = listed[position].path
+            var object = !streamed.isEmpty && streamed[position]
+                ? RestorationObject(identifierPath: path, state: nil)
+                : Self.object(path: path, entry: listed[position].entry)
             object.restorationClass = classMap[path.rawValue]
             return object
         }
-        self.appState = reader.remaining
-        self.notes = reader.notes
+        appState = pending.reader.remaining
+        notes = pending.reader.notes
     }
 
     /// The same archive with only the objects at or below `prefix` (and their listed paths and
@@ -168,32 +211,35 @@ public struct RestorationArchive: Hashable, Sendable {
 /// Takes the keys the model understands out of `$top`, leaving the rest.
 private struct TopReader {
     let top: ArchiveFields
-    var taken = Set<String>()
+    /// By position in `top`.
+    var taken: [Bool]
     var notes: [String] = []
 
     init(top: ArchiveFields) {
         self.top = top
+        taken = [Bool](repeating: false, count: top.count)
     }
 
     /// The value of `key` converted by `convert`; a value that does not convert stays in the
     /// remaining keys and gets a note.
     mutating func take<T>(_ key: String, as expected: String, _ convert: (ArchiveValue) -> T?) -> T? {
-        guard let value = top[key] else { return nil }
+        guard let position = top.position(of: key) else { return nil }
+        let value = top.values[position]
         guard let converted = convert(value) else {
             notes.append("\(key) is \(value.kindDescription), not \(expected): left among the other keys")
             return nil
         }
-        taken.insert(key)
+        taken[position] = true
         return converted
     }
 
-    mutating func takeAny(_ key: String) -> ArchiveValue? {
-        guard let value = top[key] else { return nil }
-        taken.insert(key)
-        return value
+    /// The value at `position` (the first under its key).
+    mutating func take(at position: Int) -> ArchiveValue {
+        taken[position] = true
+        return top.values[position]
     }
 
     var remaining: ArchiveFields {
-        top.removing(taken)
+        top.removing(positions: taken)
     }
 }

@@ -59,14 +59,17 @@ extension DeepStack {
     /// Calls `body(index)` for every index in `0..<count`, spread over the calling thread and up
     /// to `threads - 1` more threads, each with `stackSize` bytes of stack; returns when all calls
     /// have. Indices are handed out in small batches, in order. If a thread cannot be made, the
-    /// others do its share.
-    static func concurrentPerform(count: Int, threads: Int, stackSize: Int, _ body: (_ index: Int) -> Void) {
-        let queue = WorkQueue(count: count)
+    /// others do its share. The calling thread runs `first` (other work) before it joins in.
+    static func concurrentPerform(
+        count: Int, threads: Int, stackSize: Int, first: () -> Void = {}, _ body: (_ index: Int) -> Void
+    ) {
+        let queue = WorkQueue(count: count, threads: threads)
         let helpers = max(0, min(threads, count) - 1)
         withoutActuallyEscaping(body) { body in
             let started: [pthread_t] = (0..<helpers).compactMap { _ in
                 OneOffThread.spawn(stackSize: stackSize) { queue.drain(body) }
             }
+            first()
             queue.drain(body)
             for thread in started { pthread_join(thread, nil) }
         }
@@ -78,18 +81,20 @@ private final class WorkQueue: @unchecked Sendable {
     private var next = 0
     private let count: Int
     private let lock = ThreadLock()
-    /// Indices taken per lock: enough to make locking cheap, few enough to balance the load.
-    private static let batch = 8
+    /// Indices taken per lock: enough to make locking cheap, few enough to balance the load
+    /// (one at a time when there are few per thread).
+    private let batch: Int
 
-    init(count: Int) {
+    init(count: Int, threads: Int) {
         self.count = count
+        batch = max(1, min(8, count / (16 * max(1, threads))))
     }
 
     func drain(_ body: (Int) -> Void) {
         while true {
             let (start, end) = lock.withLock {
                 let start = next
-                next = min(count, next + Self.batch)
+                next = min(count, next + batch)
                 return (start, next)
             }
             guard start < end else { return }

@@ -44,6 +44,38 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
 
     public static var empty: Self { Self(keys: [], values: []) }
 
+    /// The position of the (first) entry under `key`.
+    func position(of key: String) -> Int? {
+        if let index {
+            return index[key]
+        }
+        return keys.firstIndex(of: key)
+    }
+
+    /// Whether a key is repeated (possible in a damaged file).
+    var hasRepeatedKeys: Bool {
+        if let index {
+            return index.count < keys.count
+        }
+        return Set(keys).count < keys.count
+    }
+
+    /// The same fields without the entries at the positions where `removed` is true, and
+    /// without every other entry under their keys, as `removing(_: Set<String>)` does.
+    func removing(positions removed: [Bool]) -> Self {
+        precondition(removed.count == keys.count, "one flag per entry")
+        if hasRepeatedKeys {
+            return removing(Set(keys.indices.lazy.filter { removed[$0] }.map { keys[$0] }))
+        }
+        var keptKeys: [String] = []
+        var keptValues: [Value] = []
+        for position in keys.indices where !removed[position] {
+            keptKeys.append(keys[position])
+            keptValues.append(values[position])
+        }
+        return Self(keys: keptKeys, values: keptValues)
+    }
+
     /// The same fields without those whose key is in `removed`.
     /// Without every entry under `key`: one pass, no hashing (it runs once per saved object).
     public func removing(_ key: String) -> Self {

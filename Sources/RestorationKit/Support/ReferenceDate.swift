@@ -10,42 +10,60 @@ public enum ReferenceDate {
     /// Built from bytes, not by joining Strings: a large archive holds hundreds of thousands
     /// of dates.
     public static func iso8601(_ seconds: Double) -> String? {
-        // ±3.2e11 s is about ±10 000 years: beyond that no ISO year of four digits fits, and
-        // inside it every double converts to Int64 exactly.
-        guard seconds.isFinite, abs(seconds) < 3.2e11 else { return nil }
-        // Whole seconds, the usual case, need no decimal expansion.
-        var (whole, fraction) = seconds.rounded(.towardZero) == seconds ? (Int64(abs(seconds)), []) : decimalParts(abs(seconds))
-        if seconds < 0 {
-            whole = -whole
-            if !fraction.isEmpty {
-                // -0.25 s is 0.75 s into the second before: borrow one and complement the digits.
-                whole -= 1
-                fraction = complement(fraction)
-            }
-        }
-        let days = floorDivide(whole, 86_400)
-        let secondOfDay = whole - days * 86_400
-        let (year, month, day) = civilDate(daysSince1970: days + unixOffsetDays)
-        guard (1...9999).contains(year) else { return nil }
+        guard let parts = ISO8601Parts(seconds) else { return nil }
         var text: [UInt8] = []
-        text.reserveCapacity(21 + fraction.count)
-        appendPadded(year, 4, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendPadded(month, 2, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendPadded(day, 2, to: &text)
-        text.append(UInt8(ascii: "T"))
-        appendPadded(secondOfDay / 3600, 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendPadded(secondOfDay / 60 % 60, 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendPadded(secondOfDay % 60, 2, to: &text)
-        if !fraction.isEmpty {
-            text.append(UInt8(ascii: "."))
-            text.append(contentsOf: fraction)
-        }
-        text.append(UInt8(ascii: "Z"))
+        text.reserveCapacity(32)
+        parts.write { text.append($0) }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// A date's ISO 8601 form in parts, which `write` gives byte by byte: the JSON writer
+    /// copies them straight into its text, without a string.
+    struct ISO8601Parts {
+        private var year: Int64, month: Int64, day: Int64, secondOfDay: Int64
+        /// Digits after the point (none for whole seconds).
+        private var fraction: [UInt8]
+
+        /// Nil for a date that has no such form.
+        init?(_ seconds: Double) {
+            // ±3.2e11 s is about ±10 000 years: beyond that no ISO year of four digits fits, and
+            // inside it every double converts to Int64 exactly.
+            guard seconds.isFinite, abs(seconds) < 3.2e11 else { return nil }
+            // Whole seconds, the usual case, need no decimal expansion.
+            var (whole, fraction) = seconds.rounded(.towardZero) == seconds ? (Int64(abs(seconds)), []) : decimalParts(abs(seconds))
+            if seconds < 0 {
+                whole = -whole
+                if !fraction.isEmpty {
+                    // -0.25 s is 0.75 s into the second before: borrow one and complement the digits.
+                    whole -= 1
+                    fraction = complement(fraction)
+                }
+            }
+            let days = floorDivide(whole, 86_400)
+            secondOfDay = whole - days * 86_400
+            (year, month, day) = civilDate(daysSince1970: days + unixOffsetDays)
+            guard (1...9999).contains(year) else { return nil }
+            self.fraction = fraction
+        }
+
+        func write(to append: (UInt8) -> Void) {
+            appendPadded(year, 4, to: append)
+            append(UInt8(ascii: "-"))
+            appendPadded(month, 2, to: append)
+            append(UInt8(ascii: "-"))
+            appendPadded(day, 2, to: append)
+            append(UInt8(ascii: "T"))
+            appendPadded(secondOfDay / 3600, 2, to: append)
+            append(UInt8(ascii: ":"))
+            appendPadded(secondOfDay / 60 % 60, 2, to: append)
+            append(UInt8(ascii: ":"))
+            appendPadded(secondOfDay % 60, 2, to: append)
+            if !fraction.isEmpty {
+                append(UInt8(ascii: "."))
+                fraction.forEach(append)
+            }
+            append(UInt8(ascii: "Z"))
+        }
     }
 
     /// The integer part and the fraction digits (ASCII, no trailing zeros) of a non-negative
@@ -120,11 +138,11 @@ public enum ReferenceDate {
 
     /// `value` in decimal, zero-padded to `width` digits; callers pass values below 10^width
     /// (years 1 to 9999, months, days, hours, minutes, seconds).
-    private static func appendPadded(_ value: Int64, _ width: Int, to text: inout [UInt8]) {
+    private static func appendPadded(_ value: Int64, _ width: Int, to append: (UInt8) -> Void) {
         var divisor: Int64 = 1
         for _ in 1..<width { divisor *= 10 }
         while divisor > 0 {
-            text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
             divisor /= 10
         }
     }

@@ -85,7 +85,7 @@ struct StreamedArchiveRenderer {
     /// String-keyed values as one JSON object, keys as they are (`$top`, as `JSONFields` does).
     mutating func writeFields(_ fields: [(key: StreamedKey, value: Int)], to output: inout StreamingOutput) throws(GiveUp) {
         for field in fields { try output.countBytes(field.key.bytes.count) }
-        try output.writeObject(keys: fields.map(\.key)) { (output, index) throws(GiveUp) in
+        try output.writeObject(count: fields.count, key: { fields[$0].key }) { (output, index) throws(GiveUp) in
             try writeField(fields[index].value, to: &output)
         }
     }
@@ -165,8 +165,7 @@ struct StreamedArchiveRenderer {
             return try writeNatural(kind, fields: fields, to: &output)
         }
         guard fields.allSatisfy({ $0.key.bytes.first != UInt8(ascii: "$") }) else { throw GiveUp() }
-        let keys = [StreamedKey.className, StreamedKey.classChain] + fields.map(\.key)
-        try output.writeObject(keys: keys) { (output, index) throws(GiveUp) in
+        try output.writeObject(count: fields.count + 2, key: { $0 < 2 ? ($0 == 0 ? .className : .classChain) : fields[$0 - 2].key }) { (output, index) throws(GiveUp) in
             switch index {
             case 0: output.writer.writeString(info.name)
             case 1: try output.writeArray(count: info.chain.count) { (output, position) throws(GiveUp) in output.writer.writeString(info.chain[position]) }
@@ -218,7 +217,7 @@ struct StreamedArchiveRenderer {
         case .url:
             let relative = fields.first(where: { $0.key == "NS.relative" })!.value
             try output.countNode(2)
-            try output.writeObject(keys: ["$url", "base"]) { (output, index) throws(GiveUp) in
+            try output.writeObject("$url", "base") { (output, index) throws(GiveUp) in
                 if index == 0 { try writeField(relative, to: &output) } else { output.writer.writeNull() }
             }
         case .identifierPathProxy:
@@ -382,9 +381,18 @@ struct StreamedArchiveRenderer {
     /// The class of a description whose names are all ASCII strings, made once per thread; nil
     /// for any other description.
     private func internedClass(_ nameIndex: Int, description: PropertyListContainer) throws(GiveUp) -> StreamedClass? {
+        guard case .asciiString(let nameStart, let nameCount) = try raw(nameIndex) else { return nil }
+        let chainIndex = try member(named: "$classes", of: description)
+        var chainNames: PropertyListContainer?
+        if let chainIndex, case .array(let names) = try raw(chainIndex) { chainNames = names }
+        // Most archives describe the same few classes again: compare with those byte for byte
+        // first (their names are ASCII, so equal bytes are ASCII too).
+        for known in context.knownClasses where known.hasName(table.bytes(nameStart, nameCount)) {
+            if try hasChain(known, chainNames) { return known }
+        }
         guard let name = try asciiKey(nameIndex) else { return nil }
         context.chain.removeAll(keepingCapacity: true)
-        if let chainIndex = try member(named: "$classes", of: description), case .array(let names) = try raw(chainIndex) {
+        if let names = chainNames {
             for position in 0..<names.count {
                 switch try raw(try member(position, of: names)) {
                 case .asciiString, .utf16String, .utf8String:
@@ -398,6 +406,25 @@ struct StreamedArchiveRenderer {
             context.chain.append(name)
         }
         return context.interned(name: name, chain: context.chain)
+    }
+
+    /// Whether the names in `chain` (a `$classes` array; nil when there is none) that are
+    /// strings are `known`'s chain, each an ASCII string of the same bytes.
+    private func hasChain(_ known: StreamedClass, _ chain: PropertyListContainer?) throws(GiveUp) -> Bool {
+        guard let chain else { return known.chainIsName }
+        var matched = 0
+        for position in 0..<chain.count {
+            switch try raw(try member(position, of: chain)) {
+            case .asciiString(let start, let count):
+                guard matched < known.chainCount, known.hasChainName(matched, table.bytes(start, count)) else { return false }
+                matched += 1
+            case .utf16String, .utf8String:
+                return false
+            default:
+                continue  // Not a name: left out, as the decoder does.
+            }
+        }
+        return matched == known.chainCount
     }
 
     /// The class of any description, read into strings as the decoder reads it.

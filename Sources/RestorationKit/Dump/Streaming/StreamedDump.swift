@@ -22,51 +22,71 @@ enum StreamedDump {
         decoder.leavesOuterDataUndecoded = true
         decoder.allowsConcurrency = allowsConcurrency
         guard let outer = try? decoder.decodeCounting(bytes) else { return nil }
-        var archive = RestorationArchive(archive: outer.archive, interpret: true, allowsConcurrency: allowsConcurrency)
-        guard archive.isRestorationArchive, !archive.appState.values.contains(where: holdsPropertyList) else { return nil }
+        var pending: RestorationArchive.PendingObjects?
+        var archive = RestorationArchive(archive: outer.archive, interpret: true, pending: &pending)
+        guard archive.isRestorationArchive, var pending else { return nil }
 
-        var jobs: [(object: Int, entry: ArraySlice<UInt8>)] = []
-        for (position, object) in archive.objects.enumerated() {
-            guard let entry = object.undecodedEntry else { continue }
-            if case .data(let data) = entry, data.bytes.starts(with: BinaryPropertyListReader.magic) {
-                jobs.append((position, data.bytes))
-            } else if holdsPropertyList(entry) {
-                return nil
+        var jobs: [Job] = []
+        for (position, listed) in pending.listed.enumerated() {
+            switch listed.entry {
+            case .data(let data)? where data.bytes.starts(with: BinaryPropertyListReader.magic):
+                jobs.append(Job(object: position, path: listed.path, restorationClass: archive.restorationClassMap[listed.path.rawValue], entry: data.bytes))
+            case nil, .archive?:
+                continue
+            case let entry?:
+                if holdsPropertyList(entry) { return nil }
             }
         }
-        let objects = archive.objects
-        let rendered = render(jobs.count, concurrently: allowsConcurrency) { index, context in
-            StreamedObject.render(objects[jobs[index].object], entry: jobs[index].entry, limits: limits, context: context)
+        // The objects' entries are rendered while the rest of the model is read (if one cannot
+        // be, the whole archive is read again the usual way).
+        pending.streamed = [Bool](repeating: false, count: pending.listed.count)
+        for job in jobs { pending.streamed[job.object] = true }
+        let concurrently = allowsConcurrency && jobs.count >= 64 && DeepStack.availableThreads > 1
+        let rendered = render(jobs.count, concurrently: concurrently, first: {
+            archive.readObjects(pending, allowsConcurrency: allowsConcurrency && !concurrently)
+        }) { index, context in
+            StreamedObject.render(path: jobs[index].path, restorationClass: jobs[index].restorationClass, entry: jobs[index].entry, limits: limits, context: context)
         }
+        guard !archive.appState.values.contains(where: holdsPropertyList) else { return nil }
         let budget = StreamingBudget(limits: limits)
         var (nodes, expandedBytes, nestedBytes) = (outer.nodes, outer.bytes, 0)
-        var streamed = [StreamedObject?](repeating: nil, count: objects.count)
+        var streamed = [StreamedObject?](repeating: nil, count: archive.objects.count)
         for (job, state) in zip(jobs, rendered) {
             guard let state else { return nil }
             nodes += state.nodes
             expandedBytes += state.bytes
             nestedBytes += state.nestedBytes
-            archive.objects[job.object].stateProblem = nil
-            archive.objects[job.object].undecodedEntry = nil
             streamed[job.object] = state
         }
         guard nodes <= budget.maxNodes, expandedBytes <= budget.maxBytes, nestedBytes <= budget.maxNestedBytes else { return nil }
         return (archive, streamed)
     }
 
-    /// `render(index, context)` for every index, on all processors when there are many; each
-    /// run of `chunkSize` indices shares one context.
+    /// A saved object's entry to render.
+    private struct Job {
+        var object: Int
+        var path: IdentifierPath
+        var restorationClass: String?
+        var entry: ArraySlice<UInt8>
+    }
+
+    /// `render(index, context)` for every index, on all processors when `concurrently`; each
+    /// run of `chunkSize` indices shares one context. The calling thread runs `first` before
+    /// it joins in.
     private static func render(
-        _ count: Int, concurrently: Bool, _ render: (Int, StreamingContext) -> StreamedObject?
+        _ count: Int, concurrently: Bool, first: () -> Void, _ render: (Int, StreamingContext) -> StreamedObject?
     ) -> [StreamedObject?] {
-        guard concurrently, count >= 64, DeepStack.availableThreads > 1 else {
+        guard concurrently else {
+            first()
             let context = StreamingContext()
             return (0..<count).map { render($0, context) }
         }
         let chunkSize = 64
         return [StreamedObject?](unsafeUninitializedCapacity: count) { buffer, initialized in
             // The renderer's recursion is bounded by `StreamingOutput.maximumLevel`.
-            DeepStack.concurrentPerform(count: (count + chunkSize - 1) / chunkSize, threads: DeepStack.availableThreads, stackSize: 8 << 20) { chunk in
+            DeepStack.concurrentPerform(
+                count: (count + chunkSize - 1) / chunkSize, threads: DeepStack.availableThreads, stackSize: 8 << 20, first: first
+            ) { chunk in
                 let context = StreamingContext()
                 for index in (chunk * chunkSize)..<min(count, (chunk + 1) * chunkSize) {
                     (buffer.baseAddress! + index).initialize(to: render(index, context))

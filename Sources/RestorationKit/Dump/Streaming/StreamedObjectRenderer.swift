@@ -1,6 +1,7 @@
 /// A saved object rendered from its own archive's bytes (UIKit's second level, views included)
-/// as the text `ObjectDocument` gives for the decoded object.
-struct StreamedObject: Sendable {
+/// as the text `ObjectDocument` gives for the decoded object. A class: the document and its
+/// JSON tree hand each one around, and a copy should not retain every field again.
+final class StreamedObject: Sendable {
     let identifierPath: IdentifierPath
     let restorationClass: String?
     /// The object's entry in the outer archive: decoded again only for a sink that is not a
@@ -13,14 +14,38 @@ struct StreamedObject: Sendable {
     let bytes: Int
     let nestedBytes: Int
 
+    init(
+        identifierPath: IdentifierPath, restorationClass: String?, entry: ArraySlice<UInt8>, limits: DecodingLimits,
+        text: RenderedJSON, nodes: Int, bytes: Int, nestedBytes: Int
+    ) {
+        self.identifierPath = identifierPath
+        self.restorationClass = restorationClass
+        self.entry = entry
+        self.limits = limits
+        self.text = text
+        self.nodes = nodes
+        self.bytes = bytes
+        self.nestedBytes = nestedBytes
+    }
+
     /// The nesting level of an object in a dump document: the document, then `objects`.
     static let level = 2
 
-    /// Renders `object` (read from the outer archive, without state) whose entry is `entry`;
-    /// nil where the streaming road gives up (see `StreamedArchiveRenderer`).
-    static func render(_ object: RestorationObject, entry: ArraySlice<UInt8>, limits: DecodingLimits, context: StreamingContext) -> StreamedObject? {
+    /// Renders the object saved under `path` (of class `restorationClass` in the class map)
+    /// whose entry is `entry`; nil where the streaming road gives up (see
+    /// `StreamedArchiveRenderer`).
+    static func render(
+        path: IdentifierPath, restorationClass: String?, entry: ArraySlice<UInt8>, limits: DecodingLimits, context: StreamingContext
+    ) -> StreamedObject? {
         let budget = StreamingBudget(limits: limits)
-        return try? BinaryPropertyList.withTable(entry) { (table) throws(GiveUp) in
+        return context.withPrivateCopy(of: entry) { copy in try? render(path: path, restorationClass: restorationClass, entry: entry, copy: copy, limits: limits, budget: budget, context: context) }
+    }
+
+    private static func render(
+        path: IdentifierPath, restorationClass: String?, entry: ArraySlice<UInt8>, copy: ArraySlice<UInt8>, limits: DecodingLimits,
+        budget: StreamingBudget, context: StreamingContext
+    ) throws(GiveUp) -> StreamedObject {
+        try BinaryPropertyList.withTable(copy) { (table) throws(GiveUp) in
             var output = StreamingOutput(level: level, budget: budget, capacity: 2 * entry.count + 512)
             var nestedBytes = entry.count
             var archive = try StreamedArchiveRenderer(table: table, budget: budget, context: context)
@@ -41,14 +66,26 @@ struct StreamedObject: Sendable {
             // The members in the writer's order (their keys' byte order).
             output.writer.openContainer(UInt8(ascii: "{"))
             output.writeKey("components", first: true)
-            let components = object.identifierPath.rawComponents
-            try output.writeArray(count: components.count) { (output, index) throws(GiveUp) in output.writer.writeString(components[index]) }
+            // `path.rawComponents`, written from the path's bytes without a string each.
+            var rawPath = path.rawValue
+            let components: Result<Void, GiveUp> = rawPath.withUTF8 { bytes in
+                let slash = UInt8(ascii: "/")
+                var start = 0
+                return Result { () throws(GiveUp) in
+                    try output.writeArray(count: bytes.count { $0 == slash } + 1) { (output, _) throws(GiveUp) in
+                        let end = bytes[start...].firstIndex(of: slash) ?? bytes.count
+                        output.writer.writeString(utf8: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])))
+                        start = end + 1
+                    }
+                }
+            }
+            try components.get()
             output.writeKey("identifierPath", first: false)
-            output.writer.writeString(object.identifierPath.rawValue)
+            output.writer.writeString(path.rawValue)
             output.writeKey("restorationClass", first: false)
-            output.writer.writeString(object.restorationClass)
+            output.writer.writeString(restorationClass)
             output.writeKey("restorationClassDemangled", first: false)
-            output.writer.writeString(object.restorationClass.flatMap(SwiftDemangler.demangle))
+            output.writer.writeString(restorationClass.flatMap(SwiftDemangler.demangle))
             output.writeKey("state", first: false)
             try archive.writeFields(fields, to: &output)
             output.writeKey("stateProblem", first: false)
@@ -67,7 +104,7 @@ struct StreamedObject: Sendable {
             output.writer.closeContainer(UInt8(ascii: "}"))
             guard nestedBytes <= budget.maxNestedBytes else { throw GiveUp() }
             return StreamedObject(
-                identifierPath: object.identifierPath, restorationClass: object.restorationClass, entry: entry, limits: limits,
+                identifierPath: path, restorationClass: restorationClass, entry: entry, limits: limits,
                 text: output.rendered(level: level), nodes: output.nodes, bytes: output.bytes, nestedBytes: nestedBytes)
         }
     }

@@ -11,6 +11,16 @@ final class StreamingContext {
     var open: [Int] = []
     /// A class chain being read.
     var chain: [StreamedKey] = []
+    /// The entry being rendered, copied: the file's buffer is shared by every thread, and
+    /// each copy of a slice of it retains it, which makes the threads contend for one counter.
+    private var entryCopy: [UInt8] = []
+
+    /// `entry`'s bytes in this thread's own buffer (which `body` must not keep).
+    func withPrivateCopy<T>(of entry: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> T) -> T {
+        entryCopy.removeAll(keepingCapacity: true)
+        entryCopy.append(contentsOf: entry)
+        return body(entryCopy[...])
+    }
 
     /// Forgets the previous archive's UIDs: one archive is rendered at a time.
     func beginArchive() {
@@ -26,6 +36,9 @@ final class StreamingContext {
         // Hostile archives may hold thousands of class descriptions: keep the list searched short.
         if archiveClasses.count < 64 { archiveClasses.append((uid, info)) }
     }
+
+    /// The classes met so far (all of ASCII names).
+    var knownClasses: [StreamedClass] { known }
 
     /// The class named `name` with `chain` (ASCII bytes), made once.
     func interned(name: StreamedKey, chain: [StreamedKey]) -> StreamedClass {
@@ -54,6 +67,18 @@ final class StreamedClass {
         nameBytes = chain.reduce(name.utf8.count) { $0 + $1.utf8.count }
         nameUTF8 = Array(name.utf8)
         chainUTF8 = chain.map { Array($0.utf8) }
+    }
+
+    var chainCount: Int { chainUTF8.count }
+    /// Whether the chain is the name alone, as for a description without `$classes`.
+    var chainIsName: Bool { chainUTF8.count == 1 && chainUTF8[0] == nameUTF8 }
+
+    func hasName(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        Self.equal(nameUTF8, StreamedKey(bytes))
+    }
+
+    func hasChainName(_ position: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        Self.equal(chainUTF8[position], StreamedKey(bytes))
     }
 
     func matches(name: StreamedKey, chain: [StreamedKey]) -> Bool {

@@ -42,12 +42,44 @@ struct StreamingOutput {
     mutating func writeObject(
         keys: [StreamedKey], order: [Int]? = nil, _ value: (inout StreamingOutput, Int) throws(GiveUp) -> Void
     ) throws(GiveUp) {
-        guard !keys.isEmpty else { return writer.append("{}") }
+        guard let order else { return try writeObject(count: keys.count, key: { keys[$0] }, value) }
+        try order.withUnsafeBufferPointer { (order) throws(GiveUp) in try writeObject(order: order, key: { keys[$0] }, value) }
+    }
+
+    /// An object whose member `i` is named `key(i)`, members in the keys' byte order. The order
+    /// is kept on the stack: objects are many and small.
+    mutating func writeObject(
+        count: Int, key: (Int) -> StreamedKey, _ value: (inout StreamingOutput, Int) throws(GiveUp) -> Void
+    ) throws(GiveUp) {
+        guard count > 0 else { return writer.append("{}") }
+        let written: Result<Void, GiveUp> = withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
+            stableOrder(into: order) { StreamedKey.compare(key($0), key($1)) }
+            return Result { () throws(GiveUp) in try writeObject(order: UnsafeBufferPointer(order), key: key, value) }
+        }
+        try written.get()
+    }
+
+    private mutating func writeObject(
+        order: UnsafeBufferPointer<Int>, key: (Int) -> StreamedKey, _ value: (inout StreamingOutput, Int) throws(GiveUp) -> Void
+    ) throws(GiveUp) {
+        guard !order.isEmpty else { return writer.append("{}") }
         try open(UInt8(ascii: "{"))
-        for (position, index) in (order ?? StreamedKey.sortedOrder(keys)).enumerated() {
-            writer.writeKey(utf8: keys[index].bytes, first: position == 0)
+        for (position, index) in order.enumerated() {
+            writer.writeKey(utf8: key(index).bytes, first: position == 0)
             try value(&self, index)
         }
+        writer.closeContainer(UInt8(ascii: "}"))
+    }
+
+    /// An object of two members, `first` then `second`, which must be in the writer's order.
+    mutating func writeObject(
+        _ first: StreamedKey, _ second: StreamedKey, _ value: (inout StreamingOutput, Int) throws(GiveUp) -> Void
+    ) throws(GiveUp) {
+        try open(UInt8(ascii: "{"))
+        writer.writeKey(utf8: first.bytes, first: true)
+        try value(&self, 0)
+        writer.writeKey(utf8: second.bytes, first: false)
+        try value(&self, 1)
         writer.closeContainer(UInt8(ascii: "}"))
     }
 
@@ -64,7 +96,11 @@ struct StreamingOutput {
     /// `{tag: value}`, or the value alone when `tag` is nil.
     mutating func writeTagged(_ tag: StreamedKey?, _ value: (inout StreamingOutput) throws(GiveUp) -> Void) throws(GiveUp) {
         guard let tag else { return try value(&self) }
-        try writeObject(keys: [tag], order: [0]) { (output, _) throws(GiveUp) in try value(&output) }
+        // `writeObject(keys: [tag])`, without the arrays.
+        try open(UInt8(ascii: "{"))
+        writer.writeKey(utf8: tag.bytes, first: true)
+        try value(&self)
+        writer.closeContainer(UInt8(ascii: "}"))
     }
 
     private mutating func open(_ bracket: UInt8) throws(GiveUp) {
@@ -94,7 +130,7 @@ struct StreamingOutput {
             let bytes = table.bytes(start, count)
             guard !StreamedShape.holdsPropertyList(table, start: start, count: count) else { throw GiveUp() }
             try countBytes(count)
-            try writeObject(keys: ["$data", "length"], order: [0, 1]) { (output, index) throws(GiveUp) in
+            try writeObject("$data", "length") { (output, index) throws(GiveUp) in
                 if index == 0 { output.writer.writeBase64(bytes) } else { output.writer.writeInteger(Int64(count)) }
             }
         case .asciiString(let start, let count):
@@ -130,10 +166,16 @@ struct StreamingOutput {
     }
 
     mutating func writeDate(_ seconds: Double) throws(GiveUp) {
-        if let iso = ReferenceDate.iso8601(seconds) {
-            try writeTagged("$date") { (output) throws(GiveUp) in output.writer.writeString(iso) }
+        if let iso = ReferenceDate.ISO8601Parts(seconds) {
+            try writeTagged("$date") { (output) throws(GiveUp) in
+                // ISO 8601 text is ASCII without anything to escape: written as it is made.
+                let text = output.writer.output
+                text.append(UInt8(ascii: "\""))
+                iso.write { text.append($0) }
+                text.append(UInt8(ascii: "\""))
+            }
         } else {
-            try writeObject(keys: ["$date", "referenceSeconds"], order: [0, 1]) { (output, index) throws(GiveUp) in
+            try writeObject("$date", "referenceSeconds") { (output, index) throws(GiveUp) in
                 if index == 0 { output.writer.writeNull() } else { try output.writeReal(seconds) }
             }
         }
