@@ -106,6 +106,30 @@ final class BinaryPropertyListReaderTests: XCTestCase {
             return nil
         }
     }
+
+    /// ASCII is checked eight bytes at a time, the last word overlapping or padded: a byte of
+    /// 0x80 or more must be found at every position of every length, and none invented.
+    func testIsASCIIAtEveryPositionAndLength() {
+        for length in 0...20 {
+            let ascii = (0..<length).map { UInt8(0x7F - $0) }
+            XCTAssertTrue(ascii.withUnsafeBytes(BinaryPropertyList.isASCII), "length \(length)")
+            for position in 0..<length {
+                for high: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var bytes = ascii
+                    bytes[position] = high
+                    XCTAssertFalse(bytes.withUnsafeBytes(BinaryPropertyList.isASCII), "\(high) at \(position) of \(length)")
+                }
+            }
+        }
+        // Only the bytes asked about count, not the ones after them.
+        let tail: [UInt8] = Array("abcdefgh".utf8) + [0xFF, 0xFF]
+        tail.withUnsafeBytes { buffer in
+            for length in 0...8 {
+                XCTAssertTrue(BinaryPropertyList.isASCII(UnsafeRawBufferPointer(rebasing: buffer[..<length])), "prefix \(length)")
+                XCTAssertTrue(BinaryPropertyList.isASCII(UnsafeRawBufferPointer(rebasing: buffer[(8 - length)..<8])), "suffix \(length)")
+            }
+        }
+    }
 }
 
 /// Builds small binary property lists by hand: objects in order, 1-byte offsets and references.
@@ -132,4 +156,5 @@ enum BinaryPlistBuilder {
     private static func bigEndian(_ value: UInt64) -> [UInt8] {
         (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     }
+
 }

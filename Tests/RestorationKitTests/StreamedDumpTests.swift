@@ -139,21 +139,107 @@ final class StreamedDumpTests: XCTestCase {
     func testManyObjectsStreamConcurrentlyAsOnOneThread() throws {
         let bytes = try FixtureFiles.bytes("many-objects.data")
         let sequential = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: false)
-        let concurrent = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: true)
-        XCTAssertEqual(sequential.streamedObjectCount, 80)
-        XCTAssertEqual(concurrent.streamedObjectCount, 80)
-        let text = try JSONOutput.text([concurrent], asArray: false)
-        XCTAssertEqual(try JSONOutput.text([sequential], asArray: false), text)
+        // Rendered while the outer archive is decoded (found ahead), and after it.
+        let ahead = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: true)
+        let after = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: true, minimumAhead: .max)
+        let text = try JSONOutput.text([sequential], asArray: false)
+        for document in [sequential, ahead, after] {
+            XCTAssertEqual(document.streamedObjectCount, 80)
+            XCTAssertEqual(try JSONOutput.text([document], asArray: false), text)
+        }
         XCTAssertEqual(text, try bothWays(bytes).decoded)
+    }
+
+    func testDamagedManyObjectsGiveTheDecodedTextOrError() throws {
+        // Damage reaches the outer table that entries are found ahead in, and the entries
+        // rendered ahead (some of which the outer archive then does not list).
+        let bytes = try FixtureFiles.bytes("many-objects.data")
+        var streamed = 0
+        for offset in stride(from: 0, to: bytes.count, by: 601) {
+            var damaged = bytes
+            damaged[offset] ^= 0xFF
+            let result = try bothWays(damaged)
+            XCTAssertEqual(result.streamed, result.decoded, "byte \(offset)")
+            streamed += result.streamedObjects > 0 ? 1 : 0
+        }
+        for length in stride(from: 0, to: bytes.count, by: 4_001) {
+            let result = try bothWays(Array(bytes.prefix(length)))
+            XCTAssertEqual(result.streamed, result.decoded, "truncated to \(length)")
+        }
+        XCTAssertGreaterThan(streamed, bytes.count / 601 / 8)
+    }
+
+    func testSmallArchivesRenderedAheadAsDecoded() throws {
+        // Below `minimumAhead` nothing is rendered ahead; with it at 1 the small fixtures and
+        // their damaged copies take that road too.
+        for name in ["ios8-tabbar.data", "ios7-plain.data", "validate/clean.data"] {
+            let bytes = try FixtureFiles.bytes(name)
+            var streamed = 0
+            for offset in stride(from: 0, to: bytes.count, by: 9) {
+                var damaged = bytes
+                damaged[offset] ^= 0xFF
+                let result = try bothWays(damaged, minimumAhead: 1)
+                XCTAssertEqual(result.streamed, result.decoded, "\(name): byte \(offset)")
+                streamed += result.streamedObjects > 0 ? 1 : 0
+            }
+            XCTAssertGreaterThan(streamed, bytes.count / 9 / 4, name)
+        }
+    }
+
+    func testEntriesFoundAheadAreTheListedEntries() throws {
+        let bytes = try FixtureFiles.bytes("many-objects.data")
+        let ahead = StreamedDump.entriesAhead(in: bytes[...], limits: .default)
+        XCTAssertEqual(ahead.count, 80)
+        for (range, next) in zip(ahead, ahead.dropFirst()) {
+            XCTAssertLessThanOrEqual(range.upperBound, next.lowerBound)
+        }
+        var decoder = KeyedArchiveDecoder(limits: .default)
+        decoder.leavesOuterDataUndecoded = true
+        let outer = try decoder.decodeCounting(bytes[...]).archive
+        var listed: [Range<Int>] = []
+        for (_, value) in outer.top.entries {
+            if case .data(let data) = value, data.bytes.starts(with: BinaryPropertyListReader.magic) { listed.append(data.bytes.indices) }
+        }
+        XCTAssertEqual(listed.sorted { $0.lowerBound < $1.lowerBound }, ahead)
+        // Not a binary property list: nothing is found ahead.
+        XCTAssertEqual(StreamedDump.entriesAhead(in: try FixtureFiles.bytes("ios8-tabbar.xml")[...], limits: .default), [])
+    }
+
+    func testEntriesAheadAreEachFoundOnceAndNeverOverlap() throws {
+        // Object 0 lists the others; 1 and 2 are the same data object (listed twice), and 3 is
+        // a data object inside it, which a writer never makes: nothing is rendered ahead then.
+        let outer = Array("bplist00".utf8) + Array("xyz".utf8)
+        func file(dataObjects offsets: [Int]) -> [UInt8] {
+            var bytes: [UInt8] = Array("bplist00".utf8)
+            bytes += [0xA0 | UInt8(offsets.count)] + (1...offsets.count).map { UInt8($0) }
+            let dataOffset = bytes.count
+            // 20 bytes: a binary property list's magic, then a data marker and 11 bytes that
+            // begin with the magic too.
+            bytes += [0x4F, 0x10, 20] + outer.prefix(8) + [0x4B] + outer
+            let tableStart = bytes.count
+            bytes += [8] + offsets.map { UInt8(dataOffset + $0) }
+            bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+            bytes += withUnsafeBytes(of: UInt64(offsets.count + 1).bigEndian, Array.init)
+            bytes += withUnsafeBytes(of: UInt64(0).bigEndian, Array.init)
+            bytes += withUnsafeBytes(of: UInt64(tableStart).bigEndian, Array.init)
+            return bytes
+        }
+        let once = StreamedDump.entriesAhead(in: file(dataObjects: [0, 0])[...], limits: .default)
+        XCTAssertEqual(once.count, 1)
+        XCTAssertEqual(once.first?.count, 20)
+        XCTAssertEqual(StreamedDump.entriesAhead(in: file(dataObjects: [0, 11])[...], limits: .default), [])
+        XCTAssertEqual(StreamedDump.entriesAhead(in: file(dataObjects: [11])[...], limits: .default).first?.count, 11)
     }
 
     /// `dump --json`'s text for `bytes` streamed where possible and decoded, each an error's
     /// text when reading fails, and how many objects were streamed.
-    private func bothWays(_ bytes: [UInt8], limits: DecodingLimits = .default) throws -> (streamed: String, decoded: String, streamedObjects: Int) {
+    private func bothWays(
+        _ bytes: [UInt8], limits: DecodingLimits = .default, minimumAhead: Int = 64
+    ) throws -> (streamed: String, decoded: String, streamedObjects: Int) {
         var streamedObjects = 0
         let streamed: String
         do {
-            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: limits)
+            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: limits, minimumAhead: minimumAhead)
             streamedObjects = document.streamedObjectCount
             streamed = try JSONOutput.text([document], asArray: false)
         } catch let error as ArchiveError {

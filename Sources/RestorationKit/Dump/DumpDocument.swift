@@ -32,9 +32,14 @@ public struct DumpDocument: Encodable {
         try self.init(bytes: bytes[...], file: file, limits: limits, interpret: interpret)
     }
 
-    /// The document of a file already read (see `init(contentsOf:file:limits:interpret:)`).
-    init(bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true, allowsConcurrency: Bool = true) throws(ArchiveError) {
-        if let (archive, streamed) = StreamedDump.read(bytes, limits: limits, interpret: interpret, allowsConcurrency: allowsConcurrency) {
+    /// The document of a file already read (see `init(contentsOf:file:limits:interpret:)`);
+    /// `allowsConcurrency` and `minimumAhead` as `StreamedDump.read` takes them.
+    init(
+        bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true, allowsConcurrency: Bool = true,
+        minimumAhead: Int = 64
+    ) throws(ArchiveError) {
+        if let (archive, streamed) = StreamedDump.read(
+            bytes, limits: limits, interpret: interpret, allowsConcurrency: allowsConcurrency, minimumAhead: minimumAhead) {
             self.init(file: file, archive: archive, streamed: streamed)
         } else {
             self.init(file: file, archive: try RestorationArchive(bytes: bytes, limits: limits, interpret: interpret))
@@ -113,7 +118,7 @@ public struct DumpDocument: Encodable {
         var jsonNode: JSONNode {
             .array(objects.indices.map { index in
                 guard !streamed.isEmpty, let object = streamed[index] else { return ObjectDocument(objects[index]).jsonNode }
-                return .deferred(.streamedObject(object))
+                return .deferred(.streamedObject(object, objects[index]))
             })
         }
     }

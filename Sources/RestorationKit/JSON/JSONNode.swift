@@ -30,18 +30,17 @@ enum JSONDeferred {
     case value(ArchiveValue)
     case fields(ArchiveFields)
     case restorationObject(RestorationObject)
-    /// An object rendered ahead as text (see `StreamedDump`).
-    case streamedObject(StreamedObject)
+    /// An object rendered ahead as text (see `StreamedDump`), and the object it shows (whose
+    /// state and views are not read).
+    case streamedObject(StreamedObject, RestorationObject)
 
     func write<Sink: JSONSink>(to sink: inout Sink) {
         switch self {
         case .value(let value): JSONArchiveValue.write(value, to: &sink)
         case .fields(let fields): JSONFields.write(fields, to: &sink)
         case .restorationObject(let object): sink.write(ObjectDocument.node(object))
-        case .streamedObject(let object):
-            // A sink that does not take text gets the object decoded the usual way: the same
-            // value (the tests compare the two).
-            sink.writeRendered(object.text) { ObjectDocument.node(object.decodedObject()) }
+        case .streamedObject(let object, let decoded):
+            sink.writeStreamedObject(object, of: decoded)
         }
     }
 

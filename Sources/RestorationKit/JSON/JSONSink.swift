@@ -16,9 +16,8 @@ protocol JSONSink {
     mutating func writeObject(keys: [String], _ value: (inout Self, Int) -> Void)
     /// A node built earlier (the documents around the archive values are built as nodes).
     mutating func write(_ node: JSONNode)
-    /// Text rendered ahead (see `StreamedDump`); `decoded` gives the same value as nodes, for a
-    /// sink that does not take text.
-    mutating func writeRendered(_ rendered: RenderedJSON, decoded: () -> JSONNode)
+    /// A saved object whose entry was rendered ahead as text (see `StreamedDump`).
+    mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject)
 }
 
 extension JSONSink {
@@ -77,7 +76,8 @@ struct JSONNodeBuilder: JSONSink {
         }
     }
 
-    mutating func writeRendered(_ rendered: RenderedJSON, decoded: () -> JSONNode) {
-        write(decoded())
+    /// The object decoded the usual way: the same value (the tests compare the two).
+    mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject) {
+        write(ObjectDocument.node(object.entry.decodedObject(path: decoded.identifierPath, restorationClass: decoded.restorationClass)))
     }
 }

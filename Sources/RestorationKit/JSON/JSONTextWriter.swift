@@ -10,7 +10,7 @@ struct JSONTextWriter: JSONSink {
     /// output proportional to its values, not to values × depth.
     static let maximumIndent = 32
 
-    var output = ByteBuffer()
+    var output: ByteBuffer
     /// Where finished pieces go; nil for a writer that keeps its whole text (see
     /// `writeConcurrently`).
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
@@ -22,14 +22,16 @@ struct JSONTextWriter: JSONSink {
 
     private init(sink: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.sink = sink
-        output.reserveCapacity(Self.chunkSize + (1 << 16))
+        output = ByteBuffer(capacity: Self.chunkSize + (1 << 16))
     }
 
-    /// A writer that keeps its whole text, for a value at nesting `level`: one element of an
-    /// array being written concurrently, or a part of the document rendered ahead.
-    init(level: Int) {
+    /// A writer that keeps its whole text (in `output`, which may be a buffer used again), for a
+    /// value at nesting `level`: one element of an array being written concurrently, or a part
+    /// of the document rendered ahead.
+    init(level: Int, output: ByteBuffer = ByteBuffer()) {
         self.sink = nil
         self.level = level
+        self.output = output
     }
 
     /// Writes `node` and a final newline.
@@ -218,30 +220,28 @@ struct JSONTextWriter: JSONSink {
     /// Whether any byte needs an escape, eight bytes at a time (every string of the output
     /// passes through here).
     private static func needsEscape(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        /// Whether some byte of `word` is zero (exact, see "Bit Twiddling Hacks").
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & high != 0 }
+        let count = bytes.count
+        // A space needs no escape.
+        guard count >= 8 else { return needsEscape(bytes.paddedWord(padding: UInt8(ascii: " "))) }
         var position = 0
-        while position + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-            // A byte below 0x20, or equal to '"', '\\' or DEL.
-            if (word &- ones &* 0x20) & ~word & high != 0 || hasZeroByte(word ^ (ones &* 0x22))
-                || hasZeroByte(word ^ (ones &* 0x5C)) || hasZeroByte(word ^ (ones &* 0x7F)) {
-                return true
-            }
+        while position + 8 <= count {
+            if needsEscape(bytes.word(at: position)) { return true }
             position += 8
         }
-        while position < bytes.count {
-            if needsEscape(bytes[position]) { return true }
-            position += 1
-        }
-        return false
+        // The last word overlaps the one before (see `ByteWords`).
+        return position < count && needsEscape(bytes.word(at: count - 8))
     }
 
+    /// Whether a byte of `word` is below 0x20, or is '"', '\\' or DEL.
     @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        /// High bits set where a byte of `word` is below `limit`, if any is (exact as to whether
+        /// one is, see "Bit Twiddling Hacks"). Combined without branches.
+        func below(_ limit: UInt64, _ word: UInt64) -> UInt64 { (word &- ones &* limit) & ~word }
+        let found = below(0x20, word) | below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C)) | below(1, word ^ (ones &* 0x7F))
+        return found & high != 0
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {

@@ -1,7 +1,7 @@
 /// JSON text made ahead of the document around it (see `StreamedDump`): a value written by a
 /// `JSONTextWriter` at nesting `level`, which a writer at another level indents again.
-struct RenderedJSON: Sendable {
-    var text: [UInt8]
+struct RenderedJSON {
+    var text: ArraySlice<UInt8>
     var level: Int
 }
 
@@ -9,27 +9,45 @@ extension JSONTextWriter {
     /// Writes text rendered ahead as the current value. Rendered text never reaches the
     /// indentation cap (its renderer gives up first), so every line's level can be read back
     /// from its spaces.
-    mutating func writeRendered(_ rendered: RenderedJSON, decoded: () -> JSONNode) {
+    mutating func writeRendered(_ rendered: RenderedJSON) {
         guard rendered.level != level else {
-            output.append(contentsOf: rendered.text)
+            rendered.text.withUnsafeBytes { output.append(contentsOf: $0) }
             return
         }
         let shift = level - rendered.level
-        var position = 0
-        let text = rendered.text
-        while position < text.count {
-            let byte = text[position]
-            output.append(byte)
-            position += 1
-            guard byte == UInt8(ascii: "\n") else { continue }
-            var spaces = 0
-            while position + spaces < text.count, text[position + spaces] == UInt8(ascii: " ") {
-                spaces += 1
+        rendered.text.withUnsafeBytes { text in
+            var position = 0
+            while position < text.count {
+                let byte = text[position]
+                output.append(byte)
+                position += 1
+                guard byte == UInt8(ascii: "\n") else { continue }
+                var spaces = 0
+                while position + spaces < text.count, text[position + spaces] == UInt8(ascii: " ") {
+                    spaces += 1
+                }
+                let lineLevel = max(0, spaces / 2 + shift)
+                for _ in 0..<(2 * min(lineLevel, Self.maximumIndent)) { output.append(UInt8(ascii: " ")) }
+                position += spaces
             }
-            let lineLevel = max(0, spaces / 2 + shift)
-            for _ in 0..<(2 * min(lineLevel, Self.maximumIndent)) { output.append(UInt8(ascii: " ")) }
-            position += spaces
         }
+    }
+
+    /// A saved object whose header and entry were rendered ahead (see `StreamedObject`): the
+    /// members in the writer's order, as `ObjectDocument`'s.
+    mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject) {
+        writeRendered(object.header)
+        level += 1  // The header opened the object.
+        writeRendered(object.entry.state)
+        writeKey(utf8: "stateProblem", first: false)
+        writeNull()
+        writeKey(utf8: "views", first: false)
+        writeRendered(object.entry.views)
+        closeContainer(UInt8(ascii: "}"))
+    }
+
+    mutating func writeKey(utf8 key: StaticString, first: Bool) {
+        writeKey(utf8: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), first: first)
     }
 
     // MARK: Containers written member by member (the streaming renderer sorts keys itself)

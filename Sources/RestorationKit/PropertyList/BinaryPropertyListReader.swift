@@ -272,16 +272,16 @@ struct BinaryPropertyList: PropertyListObjectTable {
 
     /// Eight bytes at a time: keys and most values are ASCII, and this runs for every one.
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let count = bytes.count
+        guard count >= 8 else { return bytes.paddedWord(padding: 0x20) & high == 0 }
         var position = 0
-        while position + 8 <= bytes.count {
-            guard bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else { return false }
+        while position + 8 <= count {
+            guard bytes.word(at: position) & high == 0 else { return false }
             position += 8
         }
-        while position < bytes.count {
-            guard bytes[position] < 0x80 else { return false }
-            position += 1
-        }
-        return true
+        // The last word overlaps the one before (see `ByteWords`).
+        return position == count || bytes.word(at: count - 8) & high == 0
     }
 
     func utf16String(start: Int, count: Int) -> String {

@@ -20,9 +20,10 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
         self.values = values
         if keys.count > Self.indexThreshold {
             var index = [String: Int](minimumCapacity: keys.count)
-            // The first of duplicate keys wins, as it does for a linear search.
-            for (position, key) in keys.enumerated() where index[key] == nil {
-                index[key] = position
+            // The first of duplicate keys wins, as it does for a linear search (one hash per key:
+            // a repeated key, rare, puts the first position back).
+            for (position, key) in keys.enumerated() {
+                if let first = index.updateValue(position, forKey: key) { index[key] = first }
             }
             self.index = index
         }

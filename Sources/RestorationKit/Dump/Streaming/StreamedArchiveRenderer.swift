@@ -365,14 +365,22 @@ struct StreamedArchiveRenderer {
 
     private mutating func classInfo(_ uid: UInt64) throws(GiveUp) -> StreamedClass {
         if let known = context.archiveClass(Int(uid)) { return known }
-        guard uid < UInt64(objects.count), case .dictionary(let description) = try raw(try member(Int(uid), of: objects)),
-              let nameIndex = try member(named: "$classname", of: description)
-        else { throw GiveUp() }
+        guard uid < UInt64(objects.count), case .dictionary(let description) = try raw(try member(Int(uid), of: objects)) else { throw GiveUp() }
+        // The description's keys read once, all ASCII strings (the first of repeated keys counts).
+        var nameIndex: Int?, chainIndex: Int?
+        for position in 0..<description.count {
+            switch StreamedKey(try Self.keyBytes(table, try member(position, of: description))) {
+            case "$classname" where nameIndex == nil: nameIndex = try member(description.count + position, of: description)
+            case "$classes" where chainIndex == nil: chainIndex = try member(description.count + position, of: description)
+            default: break
+            }
+        }
+        guard let nameIndex else { throw GiveUp() }
         let info: StreamedClass
-        if let interned = try internedClass(nameIndex, description: description) {
+        if let interned = try internedClass(nameIndex, chainIndex: chainIndex) {
             info = interned
         } else {
-            info = try describedClass(nameIndex, description: description)
+            info = try describedClass(nameIndex, chainIndex: chainIndex)
         }
         context.remember(info, uid: Int(uid))
         return info
@@ -380,15 +388,14 @@ struct StreamedArchiveRenderer {
 
     /// The class of a description whose names are all ASCII strings, made once per thread; nil
     /// for any other description.
-    private func internedClass(_ nameIndex: Int, description: PropertyListContainer) throws(GiveUp) -> StreamedClass? {
+    private func internedClass(_ nameIndex: Int, chainIndex: Int?) throws(GiveUp) -> StreamedClass? {
         guard case .asciiString(let nameStart, let nameCount) = try raw(nameIndex) else { return nil }
-        let chainIndex = try member(named: "$classes", of: description)
         var chainNames: PropertyListContainer?
         if let chainIndex, case .array(let names) = try raw(chainIndex) { chainNames = names }
         // Most archives describe the same few classes again: compare with those byte for byte
         // first (their names are ASCII, so equal bytes are ASCII too).
-        for known in context.knownClasses where known.hasName(table.bytes(nameStart, nameCount)) {
-            if try hasChain(known, chainNames) { return known }
+        if let known = try context.knownClass(named: table.bytes(nameStart, nameCount), where: { (known) throws(GiveUp) in try hasChain(known, chainNames) }) {
+            return known
         }
         guard let name = try asciiKey(nameIndex) else { return nil }
         context.chain.removeAll(keepingCapacity: true)
@@ -428,10 +435,10 @@ struct StreamedArchiveRenderer {
     }
 
     /// The class of any description, read into strings as the decoder reads it.
-    private func describedClass(_ nameIndex: Int, description: PropertyListContainer) throws(GiveUp) -> StreamedClass {
+    private func describedClass(_ nameIndex: Int, chainIndex: Int?) throws(GiveUp) -> StreamedClass {
         guard let name = try? table.string(nameIndex) else { throw GiveUp() }
         var chain = [name]
-        if let chainIndex = try member(named: "$classes", of: description), case .array(let names) = try raw(chainIndex) {
+        if let chainIndex, case .array(let names) = try raw(chainIndex) {
             chain = []
             for position in 0..<names.count {
                 guard let superclass = try? table.string(try member(position, of: names)) else {
@@ -449,14 +456,6 @@ struct StreamedArchiveRenderer {
         guard case .asciiString(let start, let count) = try raw(index) else { return nil }
         let bytes = table.bytes(start, count)
         return BinaryPropertyList.isASCII(bytes) ? StreamedKey(bytes) : nil
-    }
-
-    /// The value under `name` in a dictionary whose keys, up to it, are ASCII strings.
-    private func member(named name: StreamedKey, of dictionary: PropertyListContainer) throws(GiveUp) -> Int? {
-        for position in 0..<dictionary.count where StreamedKey(try Self.keyBytes(table, try member(position, of: dictionary))) == name {
-            return try member(dictionary.count + position, of: dictionary)
-        }
-        return nil
     }
 
     private func raw(_ index: Int) throws(GiveUp) -> BinaryPropertyList.RawObject {

@@ -14,6 +14,8 @@ final class StreamingContext {
     /// The entry being rendered, copied: the file's buffer is shared by every thread, and
     /// each copy of a slice of it retains it, which makes the threads contend for one counter.
     private var entryCopy: [UInt8] = []
+    /// Where an entry's text is written before it is copied out at its size.
+    let textBuffer = ByteBuffer(capacity: 16 * 1024)
 
     /// `entry`'s bytes in this thread's own buffer (which `body` must not keep).
     func withPrivateCopy<T>(of entry: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> T) -> T {
@@ -37,8 +39,14 @@ final class StreamingContext {
         if archiveClasses.count < 64 { archiveClasses.append((uid, info)) }
     }
 
-    /// The classes met so far (all of ASCII names).
-    var knownClasses: [StreamedClass] { known }
+    /// The first class met so far named `name` (ASCII bytes) for which `matches` holds.
+    func knownClass<E: Error>(named name: UnsafeRawBufferPointer, where matches: (StreamedClass) throws(E) -> Bool) throws(E) -> StreamedClass? {
+        let word = StreamedClass.firstWord(name)
+        for known in known where known.hasName(name, firstWord: word) {
+            if try matches(known) { return known }
+        }
+        return nil
+    }
 
     /// The class named `name` with `chain` (ASCII bytes), made once.
     func interned(name: StreamedKey, chain: [StreamedKey]) -> StreamedClass {
@@ -56,25 +64,40 @@ final class StreamedClass {
     let foundation: FoundationValues.Kind?
     /// The bytes of the names, which every object of the class counts (as the decoder does).
     let nameBytes: Int
-    /// The names' UTF-8, for `matches`.
+    /// The names' UTF-8, for `matches`, and the name's first eight bytes (see `firstWord`),
+    /// which tell most names apart without a call.
     private let nameUTF8: [UInt8]
     private let chainUTF8: [[UInt8]]
+    private let nameWord: UInt64
 
     init(name: String, chain: [String]) {
         self.name = name
         self.chain = chain
         foundation = FoundationValues.kind(ofClass: name)
         nameBytes = chain.reduce(name.utf8.count) { $0 + $1.utf8.count }
-        nameUTF8 = Array(name.utf8)
+        let utf8 = Array(name.utf8)
+        nameUTF8 = utf8
         chainUTF8 = chain.map { Array($0.utf8) }
+        nameWord = utf8.withUnsafeBytes(Self.firstWord)
     }
 
     var chainCount: Int { chainUTF8.count }
     /// Whether the chain is the name alone, as for a description without `$classes`.
     var chainIsName: Bool { chainUTF8.count == 1 && chainUTF8[0] == nameUTF8 }
 
-    func hasName(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        Self.equal(nameUTF8, StreamedKey(bytes))
+    /// Up to eight bytes of `bytes` in a word, zero after them.
+    static func firstWord(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        guard bytes.count < 8 else { return bytes.loadUnaligned(as: UInt64.self) }
+        var word: UInt64 = 0
+        for position in 0..<bytes.count {
+            word |= UInt64(bytes[position]) << (8 * UInt64(position))
+        }
+        return word
+    }
+
+    /// Whether the name is `bytes`, whose `firstWord` is `firstWord`.
+    func hasName(_ bytes: UnsafeRawBufferPointer, firstWord: UInt64) -> Bool {
+        firstWord == nameWord && nameUTF8.count == bytes.count && (bytes.count <= 8 || Self.equal(nameUTF8, StreamedKey(bytes)))
     }
 
     func hasChainName(_ position: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {

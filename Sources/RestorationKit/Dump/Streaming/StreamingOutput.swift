@@ -10,15 +10,11 @@ struct StreamingOutput {
     private(set) var nodes = 0
     private(set) var bytes = 0
 
-    init(level: Int, budget: StreamingBudget, capacity: Int = 0) {
-        writer = JSONTextWriter(level: level)
-        writer.output.reserveCapacity(capacity)
+    /// Writes values at nesting `level` into `buffer`, emptied first.
+    init(level: Int, budget: StreamingBudget, buffer: ByteBuffer) {
+        buffer.removeAll()
+        writer = JSONTextWriter(level: level, output: buffer)
         self.budget = budget
-    }
-
-    /// The text written so far, as a value at the level the output started at.
-    func rendered(level: Int) -> RenderedJSON {
-        RenderedJSON(text: writer.output.array, level: level)
     }
 
     mutating func countNode(_ count: Int = 1) throws(GiveUp) {

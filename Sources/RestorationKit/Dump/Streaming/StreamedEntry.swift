@@ -1,0 +1,150 @@
+/// A saved object's entry rendered from its own archive's bytes (UIKit's second level, views
+/// included): the text of the object's `state` and `views` as `ObjectDocument` gives them for the
+/// decoded object. The rest of the object's text (its path and class, see `StreamedObject`) is
+/// rendered apart, so an entry can be rendered before the outer archive says whose it is. A
+/// class: the document and its JSON tree hand each one around.
+final class StreamedEntry: Sendable {
+    /// The entry in the outer archive: decoded again only for a sink that is not a text writer
+    /// (see `JSONDeferred.streamedObject`).
+    let entry: ArraySlice<UInt8>
+    let limits: DecodingLimits
+    /// The `state` value's text, then the `views` value's, both at `level`.
+    let text: [UInt8]
+    let stateLength: Int
+    /// What rendering counted against the limits.
+    let nodes: Int
+    let bytes: Int
+    let nestedBytes: Int
+
+    private init(entry: ArraySlice<UInt8>, limits: DecodingLimits, output: StreamingOutput, stateLength: Int, nestedBytes: Int) {
+        self.entry = entry
+        self.limits = limits
+        text = output.writer.output.array
+        self.stateLength = stateLength
+        nodes = output.nodes
+        bytes = output.bytes
+        self.nestedBytes = nestedBytes
+    }
+
+    /// The nesting level of the members of an object in a dump document: the document, then
+    /// `objects`, then the object.
+    static let level = 3
+
+    var state: RenderedJSON {
+        RenderedJSON(text: text[..<stateLength], level: Self.level)
+    }
+
+    var views: RenderedJSON {
+        RenderedJSON(text: text[stateLength...], level: Self.level)
+    }
+
+    /// Renders `entry`, a saved object's entry; nil where the streaming road gives up (see
+    /// `StreamedArchiveRenderer`).
+    static func render(_ entry: ArraySlice<UInt8>, limits: DecodingLimits, context: StreamingContext) -> StreamedEntry? {
+        let budget = StreamingBudget(limits: limits)
+        return context.withPrivateCopy(of: entry) { copy in try? render(entry, copy: copy, limits: limits, budget: budget, context: context) }
+    }
+
+    private static func render(
+        _ entry: ArraySlice<UInt8>, copy: ArraySlice<UInt8>, limits: DecodingLimits, budget: StreamingBudget, context: StreamingContext
+    ) throws(GiveUp) -> StreamedEntry {
+        try BinaryPropertyList.withTable(copy) { (table) throws(GiveUp) in
+            var output = StreamingOutput(level: level, budget: budget, buffer: context.textBuffer)
+            var nestedBytes = entry.count
+            var archive = try StreamedArchiveRenderer(table: table, budget: budget, context: context)
+            var fields = try archive.entries(of: archive.top)
+            var views: [(key: StreamedKey, bytes: Range<Int>)] = []
+            let viewKey: StreamedKey = "kViewRestorationDataKey"
+            switch fields.filter({ $0.key == viewKey }).count {
+            case 0: break
+            case 1:
+                // Moved out of the state only when it is a dictionary (of view archives, or this
+                // road gives up on it); anything else stays in the state, as the model leaves it.
+                if let found = try archive.viewArchives(fields.first { $0.key == viewKey }!.value) {
+                    views = found
+                    fields.removeAll { $0.key == viewKey }
+                }
+            default: throw GiveUp()
+            }
+            try archive.writeFields(fields, to: &output)
+            let stateLength = output.writer.output.count
+            try output.writeObject(keys: views.map(\.key)) { (output, index) throws(GiveUp) in
+                let range = views[index].bytes
+                nestedBytes += range.count
+                try output.countNode()
+                let viewBytes = table.source[(table.base + range.lowerBound)..<(table.base + range.upperBound)]
+                try BinaryPropertyList.withTable(viewBytes) { (view) throws(GiveUp) in
+                    var viewArchive = try StreamedArchiveRenderer(table: view, budget: budget, context: context)
+                    try viewArchive.writeFields(try viewArchive.entries(of: viewArchive.top), to: &output)
+                }
+            }
+            guard nestedBytes <= budget.maxNestedBytes else { throw GiveUp() }
+            return StreamedEntry(entry: entry, limits: limits, output: output, stateLength: stateLength, nestedBytes: nestedBytes)
+        }
+    }
+
+    /// The object saved under `path` (of class `restorationClass`) with this entry, decoded the
+    /// usual way.
+    func decodedObject(path: IdentifierPath, restorationClass: String?) -> RestorationObject {
+        var object = RestorationArchive.object(path: path, entry: try? KeyedArchiveDecoder(limits: limits).decodeEntry(entry))
+        object.restorationClass = restorationClass
+        return object
+    }
+}
+
+/// A saved object of a dump document whose entry was rendered ahead: the text of the object up
+/// to its state's value (its path and class, written as `ObjectDocument` writes them), and the
+/// entry's. The header is rendered while the entries are, not when the document is written.
+struct StreamedObject {
+    /// From the object's `{` to `"state": `, the object at nesting level `StreamedEntry.level - 1`.
+    let header: RenderedJSON
+    let entry: StreamedEntry
+
+    /// Appends the header of `object` to `buffer`; returns its range there.
+    static func writeHeader(of object: RestorationObject, to buffer: ByteBuffer) -> Range<Int> {
+        let start = buffer.count
+        var writer = JSONTextWriter(level: StreamedEntry.level - 1, output: buffer)
+        writer.openContainer(UInt8(ascii: "{"))
+        writer.writeKey(utf8: "components", first: true)
+        // `path.rawComponents`, written from the path's bytes without a string each.
+        var path = object.identifierPath.rawValue
+        path.withUTF8 { bytes in
+            let slash = UInt8(ascii: "/")
+            var start = 0
+            writer.writeArray(count: bytes.count { $0 == slash } + 1) { writer, _ in
+                let end = bytes[start...].firstIndex(of: slash) ?? bytes.count
+                writer.writeString(utf8: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])))
+                start = end + 1
+            }
+        }
+        writer.writeKey(utf8: "identifierPath", first: false)
+        writer.writeString(object.identifierPath.rawValue)
+        writer.writeKey(utf8: "restorationClass", first: false)
+        writer.writeString(object.restorationClass)
+        writer.writeKey(utf8: "restorationClassDemangled", first: false)
+        writer.writeString(object.restorationClass.flatMap(SwiftDemangler.demangle))
+        writer.writeKey(utf8: "state", first: false)
+        return start..<buffer.count
+    }
+}
+
+extension GiveUp: PropertyListErrorConvertible {
+    init(_ error: PropertyListError) {
+        self.init()
+    }
+}
+
+extension StreamedArchiveRenderer {
+    /// The view archives under `kViewRestorationDataKey` (value at `index`), as buffer ranges of
+    /// binary property lists, when the value is a dictionary: nil when it is not one. A
+    /// dictionary entry that is not a string and a binary property list makes it give up.
+    mutating func viewArchives(_ index: Int) throws(GiveUp) -> [(key: StreamedKey, bytes: Range<Int>)]? {
+        guard let entries = try dictionaryEntries(index) else { return nil }
+        return try entries.map { (entry) throws(GiveUp) in
+            guard case .data(let start, let count) = try resolvedScalar(entry.value),
+                  table.bytes(start, count).starts(with: BinaryPropertyListReader.magic)
+            else { throw GiveUp() }
+            return (entry.key, start..<(start + count))
+        }
+    }
+}
