@@ -3,6 +3,7 @@ import RestorationKit
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Show what changed between two saved states.",
         discussion: """
             Compares the archives as restoration models, not bytes: a binary archive and its XML \

@@ -3,6 +3,7 @@ import RestorationKit
 
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dump",
         abstract: "Print a state-restoration archive: metadata, class map, every object's state and views.",
         discussion: """
             Reads binary and XML property lists alike (told apart by content); - reads standard input. \

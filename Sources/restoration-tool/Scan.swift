@@ -3,6 +3,7 @@ import RestorationKit
 
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "Find every state-restoration archive under directories and sum each up.",
         discussion: """
             Walks each directory (a simulator device folder, ~/Library/Developer/CoreSimulator/Devices, \

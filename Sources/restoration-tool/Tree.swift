@@ -3,6 +3,7 @@ import RestorationKit
 
 struct Tree: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tree",
         abstract: "Draw the identifier-path hierarchy of an archive, like tree(1).",
         discussion: """
             One line per saved object, under its parent path, with its restoration class and marks for \

@@ -3,6 +3,7 @@ import RestorationKit
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Predict state-restoration failures: dangling references, missing objects, bad paths, version mismatches.",
         discussion: """
             Prints one line per defect, file: severity[rule]: path: message, then a summary line per \
