@@ -23,15 +23,16 @@ public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 
 func exercise(_ bytes: [UInt8]) {
     // dump --json's streaming road must give the decoded archive's text, or fail as it does.
-    func streamedText(minimumAhead: Int) -> String?? {
+    func streamedText(minimumAheadBytes: Int) -> String?? {
         DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
-            (try? DumpDocument(bytes: bytes[...], file: "fuzz", limits: fuzzLimits, minimumAhead: minimumAhead))
+            (try? DumpDocument(bytes: bytes[...], file: "fuzz", limits: fuzzLimits, minimumAheadBytes: minimumAheadBytes))
                 .map { try? JSONOutput.text([$0], asArray: false) }
         }
     }
-    let streamed = streamedText(minimumAhead: 64)
-    // Entries are rendered ahead from 64 of them on (see `StreamedDump.read`): here from 1 on too.
-    precondition(streamedText(minimumAhead: 1) == streamed, "rendering entries ahead changed the streaming road's JSON")
+    let streamed = streamedText(minimumAheadBytes: .max)
+    // Entries are rendered ahead in files of 64 KiB and more (see `StreamedDump.read`): here in
+    // none, then in all.
+    precondition(streamedText(minimumAheadBytes: 0) == streamed, "rendering entries ahead changed the streaming road's JSON")
     guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else {
         precondition(streamed == nil, "the streaming road read a file the decoder rejects")
         return

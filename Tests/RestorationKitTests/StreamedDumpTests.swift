@@ -141,7 +141,7 @@ final class StreamedDumpTests: XCTestCase {
         let sequential = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: false)
         // Rendered while the outer archive is decoded (found ahead), and after it.
         let ahead = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: true)
-        let after = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: true, minimumAhead: .max)
+        let after = try DumpDocument(bytes: bytes[...], file: "x", limits: .default, allowsConcurrency: true, minimumAheadBytes: .max)
         let text = try JSONOutput.text([sequential], asArray: false)
         for document in [sequential, ahead, after] {
             XCTAssertEqual(document.streamedObjectCount, 80)
@@ -170,7 +170,7 @@ final class StreamedDumpTests: XCTestCase {
     }
 
     func testSmallArchivesRenderedAheadAsDecoded() throws {
-        // Below `minimumAhead` nothing is rendered ahead; with it at 1 the small fixtures and
+        // Below `minimumAheadBytes` nothing is rendered ahead; with it at 0 the small fixtures and
         // their damaged copies take that road too.
         for name in ["ios8-tabbar.data", "ios7-plain.data", "validate/clean.data"] {
             let bytes = try FixtureFiles.bytes(name)
@@ -178,7 +178,7 @@ final class StreamedDumpTests: XCTestCase {
             for offset in stride(from: 0, to: bytes.count, by: 9) {
                 var damaged = bytes
                 damaged[offset] ^= 0xFF
-                let result = try bothWays(damaged, minimumAhead: 1)
+                let result = try bothWays(damaged, minimumAheadBytes: 0)
                 XCTAssertEqual(result.streamed, result.decoded, "\(name): byte \(offset)")
                 streamed += result.streamedObjects > 0 ? 1 : 0
             }
@@ -234,12 +234,12 @@ final class StreamedDumpTests: XCTestCase {
     /// `dump --json`'s text for `bytes` streamed where possible and decoded, each an error's
     /// text when reading fails, and how many objects were streamed.
     private func bothWays(
-        _ bytes: [UInt8], limits: DecodingLimits = .default, minimumAhead: Int = 64
+        _ bytes: [UInt8], limits: DecodingLimits = .default, minimumAheadBytes: Int = 64 * 1024
     ) throws -> (streamed: String, decoded: String, streamedObjects: Int) {
         var streamedObjects = 0
         let streamed: String
         do {
-            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: limits, minimumAhead: minimumAhead)
+            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: limits, minimumAheadBytes: minimumAheadBytes)
             streamedObjects = document.streamedObjectCount
             streamed = try JSONOutput.text([document], asArray: false)
         } catch let error as ArchiveError {

@@ -33,13 +33,13 @@ public struct DumpDocument: Encodable {
     }
 
     /// The document of a file already read (see `init(contentsOf:file:limits:interpret:)`);
-    /// `allowsConcurrency` and `minimumAhead` as `StreamedDump.read` takes them.
+    /// `allowsConcurrency` and `minimumAheadBytes` as `StreamedDump.read` takes them.
     init(
         bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true, allowsConcurrency: Bool = true,
-        minimumAhead: Int = 64
+        minimumAheadBytes: Int = 64 * 1024
     ) throws(ArchiveError) {
         if let (archive, streamed) = StreamedDump.read(
-            bytes, limits: limits, interpret: interpret, allowsConcurrency: allowsConcurrency, minimumAhead: minimumAhead) {
+            bytes, limits: limits, interpret: interpret, allowsConcurrency: allowsConcurrency, minimumAheadBytes: minimumAheadBytes) {
             self.init(file: file, archive: archive, streamed: streamed)
         } else {
             self.init(file: file, archive: try RestorationArchive(bytes: bytes, limits: limits, interpret: interpret))

@@ -36,13 +36,14 @@ extension JSONTextWriter {
     /// A saved object whose header and entry were rendered ahead (see `StreamedObject`): the
     /// members in the writer's order, as `ObjectDocument`'s.
     mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject) {
+        let entry = object.entry
         writeRendered(object.header)
         level += 1  // The header opened the object.
-        writeRendered(object.entry.state)
+        writeRendered(entry.state)
         writeKey(utf8: "stateProblem", first: false)
         writeNull()
         writeKey(utf8: "views", first: false)
-        writeRendered(object.entry.views)
+        writeRendered(entry.views)
         closeContainer(UInt8(ascii: "}"))
     }
 

@@ -70,6 +70,12 @@ struct BinaryPropertyList: PropertyListObjectTable {
         (try? offsetOfObject(index)).map { base + $0 }
     }
 
+    /// Whether object `index` is data (by its marker alone; `rawObject` checks the rest).
+    func isData(_ index: Int) -> Bool {
+        guard let offset = try? offsetOfObject(index) else { return false }
+        return buffer[offset] >> 4 == 0x4
+    }
+
     private static func readTrailer(_ buffer: UnsafeRawBufferPointer, base: Int) throws(PropertyListError) -> Trailer {
         let size = buffer.count
         let magicSize = BinaryPropertyListReader.magicSize

@@ -16,59 +16,69 @@ enum StreamedDump {
     /// rendered objects, one per object (nil for one without an archive entry); nil to decode
     /// the whole file the usual way.
     ///
-    /// `minimumAhead`: how many entries must be found ahead for them to be rendered ahead (the
-    /// tests vary it: the text is the same either way).
+    /// `minimumAheadBytes`: files smaller than this are not rendered ahead (a thread costs more
+    /// than it saves there; the tests vary it: the text is the same either way).
     static func read(
-        _ bytes: ArraySlice<UInt8>, limits: DecodingLimits, interpret: Bool, allowsConcurrency: Bool = true, minimumAhead: Int = 64
+        _ bytes: ArraySlice<UInt8>, limits: DecodingLimits, interpret: Bool, allowsConcurrency: Bool = true,
+        minimumAheadBytes: Int = 64 * 1024
     ) -> (archive: RestorationArchive, streamed: [StreamedObject?])? {
         guard interpret, limits.maxDepth >= minimumDepth, limits.maxArchiveDepth >= minimumArchiveDepth else { return nil }
-        // With processors to spare, the entries are rendered while this thread decodes the outer
-        // archive, reads the model and writes the objects' headers (a fifth of the work): they
-        // are found ahead, in the outer table.
-        var ahead = allowsConcurrency && DeepStack.availableThreads > 1 ? entriesAhead(in: bytes, limits: limits) : []
-        let concurrently = !ahead.isEmpty && ahead.count >= minimumAhead
-        if !concurrently { ahead = [] }
+        // With processors to spare, the entries are found and rendered while this thread decodes
+        // the outer archive, reads the model and writes the objects' headers (a fifth of the
+        // work), then this thread joins in.
         var model: Model?
-        let renderedAhead = render(ahead.count, concurrently: concurrently, first: { abandon in
-            model = Model(bytes, limits: limits, allowsConcurrency: allowsConcurrency && !concurrently)
-            if model == nil { abandon() }
-        }) { index, context in
-            StreamedEntry.render(bytes[ahead[index]], limits: limits, context: context)
+        var ahead: [Range<Int>] = []
+        var renderedAhead: [StreamedEntry?] = []
+        if allowsConcurrency, DeepStack.availableThreads > 1, bytes.count >= minimumAheadBytes {
+            let rendering = AheadRendering(file: bytes, limits: limits)
+            // The renderer's recursion is bounded by `StreamingOutput.maximumLevel`.
+            DeepStack.concurrentPerform(count: DeepStack.availableThreads, threads: DeepStack.availableThreads, stackSize: 8 << 20, first: {
+                model = Model(bytes, limits: limits, allowsConcurrency: false)
+                if model == nil { rendering.abandon() }
+            }) { _ in rendering.work() }
+            (ahead, renderedAhead) = rendering.finish()
+        } else {
+            model = Model(bytes, limits: limits, allowsConcurrency: allowsConcurrency)
         }
         guard let model else { return nil }
 
-        // Each listed entry's text: rendered ahead, or now (entries not found ahead).
-        var entries = [StreamedEntry?](repeating: nil, count: model.jobs.count)
+        // Each listed entry's text: rendered ahead, or now (entries not found ahead). The
+        // entries are found by position, and only their counts read: each object refers to its
+        // entry in `StreamedTexts`.
+        var positions = [Int](repeating: 0, count: model.jobs.count)
         var later: [Int] = []
+        var next = 0
         for (position, job) in model.jobs.enumerated() {
-            guard let found = Self.position(of: job.entry.indices, in: ahead) else {
+            // Entries are usually listed in file order: try the one after the last found first.
+            let range = job.entry.indices
+            guard let found = next < ahead.count && ahead[next] == range ? next : Self.position(of: range, in: ahead) else {
+                positions[position] = ahead.count + later.count
                 later.append(position)
                 continue
             }
-            guard let entry = renderedAhead[found] else { return nil }
-            entries[position] = entry
+            positions[position] = found
+            next = found + 1
         }
         let concurrentlyLater = allowsConcurrency && later.count >= 64 && DeepStack.availableThreads > 1
-        let renderedLater = render(later.count, concurrently: concurrentlyLater, first: { _ in }) { index, context in
+        let renderedLater = render(later.count, concurrently: concurrentlyLater) { index, context in
             StreamedEntry.render(model.jobs[later[index]].entry, limits: limits, context: context)
-        }
-        for (position, entry) in zip(later, renderedLater) {
-            guard let entry else { return nil }
-            entries[position] = entry
         }
 
         let budget = StreamingBudget(limits: limits)
         var (nodes, expandedBytes, nestedBytes) = (model.nodes, model.bytes, 0)
-        var streamed = [StreamedObject?](repeating: nil, count: model.archive.objects.count)
-        for (position, (job, entry)) in zip(model.jobs, entries).enumerated() {
-            guard let entry else { return nil }
-            nodes += entry.nodes
-            expandedBytes += entry.bytes
-            nestedBytes += entry.nestedBytes
-            let header = RenderedJSON(text: model.headers[model.headerRanges[position]], level: StreamedEntry.level - 1)
-            streamed[job.object] = StreamedObject(header: header, entry: entry)
+        for position in positions {
+            let counts = position < ahead.count ? renderedAhead[position]?.counts : renderedLater[position - ahead.count]?.counts
+            guard let counts else { return nil }
+            nodes += counts.nodes
+            expandedBytes += counts.bytes
+            nestedBytes += counts.nestedBytes
         }
         guard nodes <= budget.maxNodes, expandedBytes <= budget.maxBytes, nestedBytes <= budget.maxNestedBytes else { return nil }
+        let texts = StreamedTexts(ahead: renderedAhead, later: renderedLater, headers: model.headers)
+        var streamed = [StreamedObject?](repeating: nil, count: model.archive.objects.count)
+        for (position, job) in model.jobs.enumerated() {
+            streamed[job.object] = StreamedObject(texts: texts, entryPosition: positions[position], headerRange: model.headerRanges[position])
+        }
         return (model.archive, streamed)
     }
 
@@ -132,7 +142,7 @@ enum StreamedDump {
             guard table.objectCount <= limits.maxNodes else { return [] }
             var found: [Range<Int>] = []
             let magic = BinaryPropertyListReader.magicSize
-            for index in 0..<table.objectCount {
+            for index in 0..<table.objectCount where table.isData(index) {
                 guard case .data(let start, let count)? = try? table.rawObject(index), count > magic,
                       table.bytes(start, magic).elementsEqual(BinaryPropertyListReader.magic)
                 else { continue }
@@ -169,44 +179,22 @@ enum StreamedDump {
     }
 
     /// `render(index, context)` for every index, on all processors when `concurrently`; each
-    /// run of `chunkSize` indices shares one context. The calling thread runs `first` before
-    /// it joins in; `first` may call its argument to abandon the rendering (every index not yet
-    /// begun then gives nil).
-    private static func render(
-        _ count: Int, concurrently: Bool, first: (_ abandon: () -> Void) -> Void, _ render: (Int, StreamingContext) -> StreamedEntry?
-    ) -> [StreamedEntry?] {
-        let abandoned = Flag()
+    /// run of `chunkSize` indices shares one context.
+    private static func render(_ count: Int, concurrently: Bool, _ render: (Int, StreamingContext) -> StreamedEntry?) -> [StreamedEntry?] {
         guard concurrently else {
-            first { abandoned.set() }
             let context = StreamingContext()
-            return (0..<count).map { abandoned.isSet ? nil : render($0, context) }
+            return (0..<count).map { render($0, context) }
         }
         let chunkSize = 64
         return [StreamedEntry?](unsafeUninitializedCapacity: count) { buffer, initialized in
             // The renderer's recursion is bounded by `StreamingOutput.maximumLevel`.
-            DeepStack.concurrentPerform(
-                count: (count + chunkSize - 1) / chunkSize, threads: DeepStack.availableThreads, stackSize: 8 << 20,
-                first: { first { abandoned.set() } }
-            ) { chunk in
+            DeepStack.concurrentPerform(count: (count + chunkSize - 1) / chunkSize, threads: DeepStack.availableThreads, stackSize: 8 << 20) { chunk in
                 let context = StreamingContext()
-                let skip = abandoned.isSet
                 for index in (chunk * chunkSize)..<min(count, (chunk + 1) * chunkSize) {
-                    (buffer.baseAddress! + index).initialize(to: skip ? nil : render(index, context))
+                    (buffer.baseAddress! + index).initialize(to: render(index, context))
                 }
             }
             initialized = count
-        }
-    }
-
-    /// A flag set by one thread and read by others.
-    private final class Flag: @unchecked Sendable {
-        private let lock = ThreadLock()
-        private var value = false
-
-        var isSet: Bool { lock.withLock { value } }
-
-        func set() {
-            lock.withLock { value = true }
         }
     }
 

@@ -1,9 +1,8 @@
 /// A saved object's entry rendered from its own archive's bytes (UIKit's second level, views
 /// included): the text of the object's `state` and `views` as `ObjectDocument` gives them for the
 /// decoded object. The rest of the object's text (its path and class, see `StreamedObject`) is
-/// rendered apart, so an entry can be rendered before the outer archive says whose it is. A
-/// class: the document and its JSON tree hand each one around.
-final class StreamedEntry: Sendable {
+/// rendered apart, so an entry can be rendered before the outer archive says whose it is.
+struct StreamedEntry: Sendable {
     /// The entry in the outer archive: decoded again only for a sink that is not a text writer
     /// (see `JSONDeferred.streamedObject`).
     let entry: ArraySlice<UInt8>
@@ -12,18 +11,20 @@ final class StreamedEntry: Sendable {
     let text: [UInt8]
     let stateLength: Int
     /// What rendering counted against the limits.
-    let nodes: Int
-    let bytes: Int
-    let nestedBytes: Int
+    let counts: Counts
+
+    struct Counts {
+        var nodes: Int
+        var bytes: Int
+        var nestedBytes: Int
+    }
 
     private init(entry: ArraySlice<UInt8>, limits: DecodingLimits, output: StreamingOutput, stateLength: Int, nestedBytes: Int) {
         self.entry = entry
         self.limits = limits
         text = output.writer.output.array
         self.stateLength = stateLength
-        nodes = output.nodes
-        bytes = output.bytes
-        self.nestedBytes = nestedBytes
+        counts = Counts(nodes: output.nodes, bytes: output.bytes, nestedBytes: nestedBytes)
     }
 
     /// The nesting level of the members of an object in a dump document: the document, then
@@ -92,13 +93,45 @@ final class StreamedEntry: Sendable {
     }
 }
 
+/// The texts of a document's streamed objects (see `StreamedDump`): the rendered entries and
+/// the objects' headers, held together. The document refers to them by position: making it
+/// then touches no entry, each in the memory of the processor that rendered it.
+final class StreamedTexts: Sendable {
+    /// Entries rendered while the outer archive was decoded, then those rendered after it.
+    private let ahead: [StreamedEntry?]
+    private let later: [StreamedEntry?]
+    /// The headers of the objects, one after another.
+    let headers: [UInt8]
+
+    init(ahead: [StreamedEntry?], later: [StreamedEntry?], headers: [UInt8]) {
+        self.ahead = ahead
+        self.later = later
+        self.headers = headers
+    }
+
+    /// The entry at `position`: first those rendered ahead, then the others.
+    func entry(_ position: Int) -> StreamedEntry {
+        position < ahead.count ? ahead[position]! : later[position - ahead.count]!
+    }
+}
+
 /// A saved object of a dump document whose entry was rendered ahead: the text of the object up
 /// to its state's value (its path and class, written as `ObjectDocument` writes them), and the
 /// entry's. The header is rendered while the entries are, not when the document is written.
-struct StreamedObject {
+struct StreamedObject: Sendable {
+    let texts: StreamedTexts
+    /// The object's entry in `texts`, and its header's bytes in `texts.headers`.
+    let entryPosition: Int
+    let headerRange: Range<Int>
+
+    var entry: StreamedEntry {
+        texts.entry(entryPosition)
+    }
+
     /// From the object's `{` to `"state": `, the object at nesting level `StreamedEntry.level - 1`.
-    let header: RenderedJSON
-    let entry: StreamedEntry
+    var header: RenderedJSON {
+        RenderedJSON(text: texts.headers[headerRange], level: StreamedEntry.level - 1)
+    }
 
     /// Appends the header of `object` to `buffer`; returns its range there.
     static func writeHeader(of object: RestorationObject, to buffer: ByteBuffer) -> Range<Int> {

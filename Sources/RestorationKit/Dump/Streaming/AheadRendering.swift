@@ -1,0 +1,76 @@
+/// Saved objects' entries rendered while the calling thread decodes the outer archive (see
+/// `StreamedDump`): the first helper to start finds them in the outer table
+/// (`StreamedDump.entriesAhead`), then every thread that calls `work` renders them a few at a
+/// time. The calling thread joins in when it is done with the outer archive.
+final class AheadRendering: @unchecked Sendable {
+    private let file: ArraySlice<UInt8>
+    private let limits: DecodingLimits
+    private let lock = ThreadLock()
+    // Guarded by `lock`:
+    private var found = false
+    private var abandoned = false
+    private var next = 0
+    // Set once, by the finder, before any entry is handed out.
+    private var ranges: [Range<Int>] = []
+    private var results: UnsafeMutableBufferPointer<StreamedEntry?> = .init(start: nil, count: 0)
+
+    /// Entries taken at a time: few, so that the threads end together.
+    private static var batch: Int { 16 }
+
+    init(file: ArraySlice<UInt8>, limits: DecodingLimits) {
+        self.file = file
+        self.limits = limits
+    }
+
+    deinit {
+        results.deinitialize()
+        results.deallocate()
+    }
+
+    /// Finds the entries if no thread has, then renders entries until none is left.
+    func work() {
+        lock.withLock {
+            guard !found else { return }
+            found = true
+            ranges = StreamedDump.entriesAhead(in: file, limits: limits)
+            results = .allocate(capacity: ranges.count)
+            results.initialize(repeating: nil)
+        }
+        let context = StreamingContext()
+        while let taken = take() {
+            for index in taken {
+                results[index] = StreamedEntry.render(file[ranges[index]], limits: limits, context: context)
+            }
+        }
+    }
+
+    /// Stops handing out entries: the outer archive does not take the streaming road.
+    func abandon() {
+        lock.withLock { abandoned = true }
+    }
+
+    /// The entries found, in file order, and each one's text (nil where the renderer gave up),
+    /// once every `work` has returned.
+    func finish() -> (ranges: [Range<Int>], entries: [StreamedEntry?]) {
+        lock.withLock {
+            // Moved, not copied: a copy would touch every entry, each in the memory of the
+            // processor that rendered it.
+            let entries = [StreamedEntry?](unsafeUninitializedCapacity: results.count) { buffer, initialized in
+                if let from = results.baseAddress { buffer.baseAddress!.moveInitialize(from: from, count: results.count) }
+                initialized = results.count
+            }
+            results.deallocate()
+            results = .init(start: nil, count: 0)
+            return (ranges, entries)
+        }
+    }
+
+    private func take() -> Range<Int>? {
+        lock.withLock {
+            guard !abandoned, next < ranges.count else { return nil }
+            let start = next
+            next = min(ranges.count, next + Self.batch)
+            return start..<next
+        }
+    }
+}
