@@ -141,6 +141,34 @@ struct JSONTextWriter: JSONSink {
         output.append(UInt8(ascii: "\""))
     }
 
+    /// The runs of `text` (valid UTF-8) between `separator` bytes, as an array of strings (a
+    /// path's components), then `text` whole as the value of `key`: the text `writeArray` of
+    /// `writeString`s and `writeKey` then `writeString` give. Whether an escape is needed is
+    /// found once for all of them: a large archive has tens of thousands of paths.
+    mutating func writeComponents(of text: UnsafeRawBufferPointer, separatedBy separator: UInt8, thenWhole key: StaticString) {
+        let plain = !Self.needsEscape(text)
+        output.append(UInt8(ascii: "["))
+        level += 1
+        var start = 0
+        for position in 0...text.count where position == text.count || text[position] == separator {
+            startMember(first: start == 0)
+            let piece = UnsafeRawBufferPointer(rebasing: text[start..<position])
+            if plain { writePlainString(piece) } else { writeString(utf8: piece) }
+            start = position + 1
+        }
+        level -= 1
+        close(UInt8(ascii: "]"))
+        writeKey(utf8: key, first: false)
+        if plain { writePlainString(text) } else { writeString(utf8: text) }
+    }
+
+    /// A string known to need no escape.
+    private mutating func writePlainString(_ bytes: UnsafeRawBufferPointer) {
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: bytes)
+        output.append(UInt8(ascii: "\""))
+    }
+
     mutating func writeArray(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
         guard count > 0 else { return append("[]") }
         output.append(UInt8(ascii: "["))

@@ -36,15 +36,8 @@ extension JSONTextWriter {
     /// A saved object whose header and entry were rendered ahead (see `StreamedObject`): the
     /// members in the writer's order, as `ObjectDocument`'s.
     mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject) {
-        let entry = object.entry
         writeRendered(object.header)
-        level += 1  // The header opened the object.
-        writeRendered(entry.state)
-        writeKey(utf8: "stateProblem", first: false)
-        writeNull()
-        writeKey(utf8: "views", first: false)
-        writeRendered(entry.views)
-        closeContainer(UInt8(ascii: "}"))
+        writeRendered(object.entry.body)
     }
 
     mutating func writeKey(utf8 key: StaticString, first: Bool) {

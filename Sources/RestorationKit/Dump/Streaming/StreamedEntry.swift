@@ -1,5 +1,5 @@
 /// A saved object's entry rendered from its own archive's bytes (UIKit's second level, views
-/// included): the text of the object's `state` and `views` as `ObjectDocument` gives them for the
+/// included): the object's text from its `state` to its end, as `ObjectDocument` gives it for the
 /// decoded object. The rest of the object's text (its path and class, see `StreamedObject`) is
 /// rendered apart, so an entry can be rendered before the outer archive says whose it is.
 struct StreamedEntry: Sendable {
@@ -7,9 +7,8 @@ struct StreamedEntry: Sendable {
     /// (see `JSONDeferred.streamedObject`).
     let entry: ArraySlice<UInt8>
     let limits: DecodingLimits
-    /// The `state` value's text, then the `views` value's, both at `level`.
+    /// The text after `"state": `: the state, the object's remaining members and its `}`.
     let text: [UInt8]
-    let stateLength: Int
     /// What rendering counted against the limits.
     let counts: Counts
 
@@ -19,11 +18,10 @@ struct StreamedEntry: Sendable {
         var nestedBytes: Int
     }
 
-    private init(entry: ArraySlice<UInt8>, limits: DecodingLimits, output: StreamingOutput, stateLength: Int, nestedBytes: Int) {
+    private init(entry: ArraySlice<UInt8>, limits: DecodingLimits, output: StreamingOutput, nestedBytes: Int) {
         self.entry = entry
         self.limits = limits
         text = output.writer.output.array
-        self.stateLength = stateLength
         counts = Counts(nodes: output.nodes, bytes: output.bytes, nestedBytes: nestedBytes)
     }
 
@@ -31,12 +29,9 @@ struct StreamedEntry: Sendable {
     /// `objects`, then the object.
     static let level = 3
 
-    var state: RenderedJSON {
-        RenderedJSON(text: text[..<stateLength], level: Self.level)
-    }
-
-    var views: RenderedJSON {
-        RenderedJSON(text: text[stateLength...], level: Self.level)
+    /// The text, as rendered for an object at level `level - 1` (its header's level).
+    var body: RenderedJSON {
+        RenderedJSON(text: text[...], level: Self.level - 1)
     }
 
     /// Renders `entry`, a saved object's entry; nil where the streaming road gives up (see
@@ -68,7 +63,10 @@ struct StreamedEntry: Sendable {
             default: throw GiveUp()
             }
             try archive.writeFields(fields, to: &output)
-            let stateLength = output.writer.output.count
+            // The members after `state`, in the writer's order, and the object's end.
+            output.writeKey("stateProblem", first: false)
+            output.writer.writeNull()
+            output.writeKey("views", first: false)
             try output.writeObject(keys: views.map(\.key)) { (output, index) throws(GiveUp) in
                 let range = views[index].bytes
                 nestedBytes += range.count
@@ -79,8 +77,9 @@ struct StreamedEntry: Sendable {
                     try viewArchive.writeFields(try viewArchive.entries(of: viewArchive.top), to: &output)
                 }
             }
+            output.writer.closeContainer(UInt8(ascii: "}"))
             guard nestedBytes <= budget.maxNestedBytes else { throw GiveUp() }
-            return StreamedEntry(entry: entry, limits: limits, output: output, stateLength: stateLength, nestedBytes: nestedBytes)
+            return StreamedEntry(entry: entry, limits: limits, output: output, nestedBytes: nestedBytes)
         }
     }
 
@@ -141,17 +140,7 @@ struct StreamedObject: Sendable {
         writer.writeKey(utf8: "components", first: true)
         // `path.rawComponents`, written from the path's bytes without a string each.
         var path = object.identifierPath.rawValue
-        path.withUTF8 { bytes in
-            let slash = UInt8(ascii: "/")
-            var start = 0
-            writer.writeArray(count: bytes.count { $0 == slash } + 1) { writer, _ in
-                let end = bytes[start...].firstIndex(of: slash) ?? bytes.count
-                writer.writeString(utf8: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])))
-                start = end + 1
-            }
-        }
-        writer.writeKey(utf8: "identifierPath", first: false)
-        writer.writeString(object.identifierPath.rawValue)
+        path.withUTF8 { writer.writeComponents(of: UnsafeRawBufferPointer($0), separatedBy: UInt8(ascii: "/"), thenWhole: "identifierPath") }
         writer.writeKey(utf8: "restorationClass", first: false)
         writer.writeString(object.restorationClass)
         writer.writeKey(utf8: "restorationClassDemangled", first: false)
