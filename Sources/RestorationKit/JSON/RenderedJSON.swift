@@ -1,43 +1,37 @@
-/// JSON text made ahead of the document around it (see `StreamedDump`): a value written by a
-/// `JSONTextWriter` at nesting `level`, which a writer at another level indents again.
-struct RenderedJSON {
-    var text: ArraySlice<UInt8>
-    var level: Int
-}
-
 extension JSONTextWriter {
-    /// Writes text rendered ahead as the current value. Rendered text never reaches the
-    /// indentation cap (its renderer gives up first), so every line's level can be read back
-    /// from its spaces.
-    mutating func writeRendered(_ rendered: RenderedJSON) {
-        guard rendered.level != level else {
-            rendered.text.withUnsafeBytes { output.append(contentsOf: $0) }
+    /// Writes JSON text made ahead of the document around it (see `StreamedDump`), written by a
+    /// `JSONTextWriter` at nesting `textLevel`, which a writer at another level indents again.
+    /// Rendered text never reaches the indentation cap (its renderer gives up first), so every
+    /// line's level can be read back from its spaces.
+    mutating func writeRendered(_ text: UnsafeRawBufferPointer, level textLevel: Int) {
+        guard textLevel != level else {
+            output.append(contentsOf: text)
             return
         }
-        let shift = level - rendered.level
-        rendered.text.withUnsafeBytes { text in
-            var position = 0
-            while position < text.count {
-                let byte = text[position]
-                output.append(byte)
-                position += 1
-                guard byte == UInt8(ascii: "\n") else { continue }
-                var spaces = 0
-                while position + spaces < text.count, text[position + spaces] == UInt8(ascii: " ") {
-                    spaces += 1
-                }
-                let lineLevel = max(0, spaces / 2 + shift)
-                for _ in 0..<(2 * min(lineLevel, Self.maximumIndent)) { output.append(UInt8(ascii: " ")) }
-                position += spaces
+        let shift = level - textLevel
+        var position = 0
+        while position < text.count {
+            let byte = text[position]
+            output.append(byte)
+            position += 1
+            guard byte == UInt8(ascii: "\n") else { continue }
+            var spaces = 0
+            while position + spaces < text.count, text[position + spaces] == UInt8(ascii: " ") {
+                spaces += 1
             }
+            let lineLevel = max(0, spaces / 2 + shift)
+            for _ in 0..<(2 * min(lineLevel, Self.maximumIndent)) { output.append(UInt8(ascii: " ")) }
+            position += spaces
         }
     }
 
     /// A saved object whose header and entry were rendered ahead (see `StreamedObject`): the
     /// members in the writer's order, as `ObjectDocument`'s.
     mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject) {
-        writeRendered(object.header)
-        writeRendered(object.entry.body)
+        object.withText { header, rest in
+            writeRendered(header, level: StreamedObject.level)
+            writeRendered(rest, level: StreamedObject.level)
+        }
     }
 
     mutating func writeKey(utf8 key: StaticString, first: Bool) {

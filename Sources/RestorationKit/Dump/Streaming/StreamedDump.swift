@@ -92,7 +92,7 @@ enum StreamedDump {
         var bytes: Int
         var jobs: [Job]
         /// Each job's object's header, by range in `headers`.
-        var headers: [UInt8]
+        var headers: ByteBuffer
         var headerRanges: [Range<Int>]
 
         /// Nil unless the file takes the streaming road.
@@ -122,7 +122,7 @@ enum StreamedDump {
             (nodes, bytes) = (outer.nodes, outer.bytes)
             let buffer = ByteBuffer(capacity: 256 * jobs.count)
             headerRanges = jobs.map { [archive] job in StreamedObject.writeHeader(of: archive.objects[job.object], to: buffer) }
-            headers = buffer.array
+            headers = buffer
         }
     }
 

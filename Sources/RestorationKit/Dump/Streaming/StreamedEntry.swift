@@ -29,10 +29,6 @@ struct StreamedEntry: Sendable {
     /// `objects`, then the object.
     static let level = 3
 
-    /// The text, as rendered for an object at level `level - 1` (its header's level).
-    var body: RenderedJSON {
-        RenderedJSON(text: text[...], level: Self.level - 1)
-    }
 
     /// Renders `entry`, a saved object's entry; nil where the streaming road gives up (see
     /// `StreamedArchiveRenderer`).
@@ -95,14 +91,16 @@ struct StreamedEntry: Sendable {
 /// The texts of a document's streamed objects (see `StreamedDump`): the rendered entries and
 /// the objects' headers, held together. The document refers to them by position: making it
 /// then touches no entry, each in the memory of the processor that rendered it.
-final class StreamedTexts: Sendable {
+///
+/// Unchecked: `headers` is a `ByteBuffer`, which is not written to once the texts are made.
+final class StreamedTexts: @unchecked Sendable {
     /// Entries rendered while the outer archive was decoded, then those rendered after it.
     private let ahead: [StreamedEntry?]
     private let later: [StreamedEntry?]
-    /// The headers of the objects, one after another.
-    let headers: [UInt8]
+    /// The headers of the objects, one after another (not written to again).
+    let headers: ByteBuffer
 
-    init(ahead: [StreamedEntry?], later: [StreamedEntry?], headers: [UInt8]) {
+    init(ahead: [StreamedEntry?], later: [StreamedEntry?], headers: ByteBuffer) {
         self.ahead = ahead
         self.later = later
         self.headers = headers
@@ -127,9 +125,15 @@ struct StreamedObject: Sendable {
         texts.entry(entryPosition)
     }
 
-    /// From the object's `{` to `"state": `, the object at nesting level `StreamedEntry.level - 1`.
-    var header: RenderedJSON {
-        RenderedJSON(text: texts.headers[headerRange], level: StreamedEntry.level - 1)
+    /// The nesting level of an object in a dump document, which its text is rendered for: the
+    /// document, then `objects`.
+    static var level: Int { StreamedEntry.level - 1 }
+
+    /// Calls `body` with the object's text: its header, from its `{` to `"state": `, and the
+    /// rest, its entry's text.
+    func withText<T>(_ body: (_ header: UnsafeRawBufferPointer, _ rest: UnsafeRawBufferPointer) -> T) -> T {
+        let header = UnsafeRawBufferPointer(rebasing: texts.headers.bytes[headerRange])
+        return texts.entry(entryPosition).text.withUnsafeBytes { body(header, $0) }
     }
 
     /// Appends the header of `object` to `buffer`; returns its range there.
