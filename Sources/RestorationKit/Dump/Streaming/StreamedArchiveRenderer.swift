@@ -53,37 +53,42 @@ struct StreamedArchiveRenderer {
 
     // MARK: Fields
 
-    /// The key and value indices of a dictionary's entries, keys as ASCII bytes.
-    func entries(of dictionary: PropertyListContainer) throws(GiveUp) -> [(key: StreamedKey, value: Int)] {
-        var entries: [(key: StreamedKey, value: Int)] = []
-        entries.reserveCapacity(dictionary.count)
-        for position in 0..<dictionary.count {
-            let key = StreamedKey(try Self.keyBytes(table, try member(position, of: dictionary)))
-            entries.append((key, try member(dictionary.count + position, of: dictionary)))
+    /// Calls `body` with the key and value indices of a dictionary's entries, keys as ASCII
+    /// bytes. The entries are held on the stack: there are several dictionaries per archive, and
+    /// an array for each cost a tenth of the rendering in `malloc` and reference counting.
+    func withEntries<T>(of dictionary: PropertyListContainer, _ body: (StreamedFields) throws(GiveUp) -> T) throws(GiveUp) -> T {
+        try withFieldStorage(count: dictionary.count) { (storage) throws(GiveUp) in
+            for position in 0..<dictionary.count {
+                let key = StreamedKey(try Self.keyBytes(table, try member(position, of: dictionary)))
+                storage.initializeElement(at: position, to: (key, try member(dictionary.count + position, of: dictionary)))
+            }
+            return try body(UnsafeBufferPointer(storage))
         }
-        return entries
     }
 
-    /// A dictionary of `$objects` read once: the value of its (first) `$class`, if any, and its
-    /// other entries (an archived object's fields, or a plain dictionary's entries).
-    private func archivedEntries(of dictionary: PropertyListContainer) throws(GiveUp) -> (classIndex: Int?, fields: [(key: StreamedKey, value: Int)]) {
-        var classIndex: Int?
-        var fields: [(key: StreamedKey, value: Int)] = []
-        fields.reserveCapacity(dictionary.count)
-        for position in 0..<dictionary.count {
-            let key = StreamedKey(try Self.keyBytes(table, try member(position, of: dictionary)))
-            let value = try member(dictionary.count + position, of: dictionary)
-            if key == StreamedKey.className {
-                classIndex = classIndex ?? value
-            } else {
-                fields.append((key, value))
+    /// Calls `body` with a dictionary of `$objects` read once: the value of its (first) `$class`,
+    /// if any, and its other entries (an archived object's fields, or a plain dictionary's
+    /// entries), held on the stack.
+    private func withArchivedEntries<T>(of dictionary: PropertyListContainer, _ body: (_ classIndex: Int?, _ fields: StreamedFields) throws(GiveUp) -> T) throws(GiveUp) -> T {
+        try withFieldStorage(count: dictionary.count) { (storage) throws(GiveUp) in
+            var classIndex: Int?
+            var count = 0
+            for position in 0..<dictionary.count {
+                let key = StreamedKey(try Self.keyBytes(table, try member(position, of: dictionary)))
+                let value = try member(dictionary.count + position, of: dictionary)
+                if key == StreamedKey.className {
+                    classIndex = classIndex ?? value
+                } else {
+                    storage.initializeElement(at: count, to: (key, value))
+                    count += 1
+                }
             }
+            return try body(classIndex, UnsafeBufferPointer(rebasing: storage[..<count]))
         }
-        return (classIndex, fields)
     }
 
     /// String-keyed values as one JSON object, keys as they are (`$top`, as `JSONFields` does).
-    mutating func writeFields(_ fields: [(key: StreamedKey, value: Int)], to output: inout StreamingOutput) throws(GiveUp) {
+    func writeFields(_ fields: StreamedFields, to output: inout StreamingOutput) throws(GiveUp) {
         for field in fields { try output.countBytes(field.key.bytes.count) }
         try output.writeObject(count: fields.count, key: { fields[$0].key }) { (output, index) throws(GiveUp) in
             try writeField(fields[index].value, to: &output)
@@ -93,7 +98,7 @@ struct StreamedArchiveRenderer {
     // MARK: Values stored in place
 
     /// The value stored at table index `index`: a scalar, a plain container or a UID.
-    mutating func writeField(_ index: Int, to output: inout StreamingOutput) throws(GiveUp) {
+    func writeField(_ index: Int, to output: inout StreamingOutput) throws(GiveUp) {
         let object = try raw(index)
         switch object {
         case .uid(let uid):
@@ -105,8 +110,7 @@ struct StreamedArchiveRenderer {
             }
         case .dictionary(let dictionary):
             try output.countNode()
-            let entries = try entries(of: dictionary)
-            try writePlainDictionary(keys: entries.map(\.key), values: entries.map(\.value), to: &output)
+            try withEntries(of: dictionary) { (entries) throws(GiveUp) in try writePlainDictionary(entries, to: &output) }
         default:
             try output.writeScalar(object, table: table)
         }
@@ -114,23 +118,19 @@ struct StreamedArchiveRenderer {
 
     /// A dictionary whose keys are strings: a plain JSON object when no key begins with `$` and
     /// none repeats (otherwise the decoded form is `$dictionary`, which this road does not take).
-    private mutating func writePlainDictionary(keys: [StreamedKey], values: [Int], to output: inout StreamingOutput) throws(GiveUp) {
-        for key in keys {
-            guard key.bytes.first != UInt8(ascii: "$") else { throw GiveUp() }
-            try output.countBytes(key.bytes.count)
+    private func writePlainDictionary(_ entries: StreamedFields, to output: inout StreamingOutput) throws(GiveUp) {
+        for entry in entries {
+            guard entry.key.bytes.first != UInt8(ascii: "$") else { throw GiveUp() }
+            try output.countBytes(entry.key.bytes.count)
         }
-        let order = StreamedKey.sortedOrder(keys)
-        for position in order.indices.dropFirst() where keys[order[position - 1]] == keys[order[position]] {
-            throw GiveUp()
-        }
-        try output.writeObject(keys: keys, order: order) { (output, index) throws(GiveUp) in
-            try writeField(values[index], to: &output)
+        try output.writeObject(count: entries.count, key: { entries[$0].key }, rejectingRepeatedKeys: true) { (output, index) throws(GiveUp) in
+            try writeField(entries[index].value, to: &output)
         }
     }
 
     // MARK: Objects in $objects
 
-    private mutating func writeReference(_ uid: UInt64, to output: inout StreamingOutput) throws(GiveUp) {
+    private func writeReference(_ uid: UInt64, to output: inout StreamingOutput) throws(GiveUp) {
         let (uidIndex, index) = try resolve(uid)
         context.open.append(uidIndex)
         defer { context.open.removeLast() }
@@ -141,12 +141,13 @@ struct StreamedArchiveRenderer {
         case .utf16String where uidIndex == 0, .utf8String where uidIndex == 0:
             throw GiveUp()
         case .dictionary(let dictionary):
-            let (classIndex, fields) = try archivedEntries(of: dictionary)
-            if let classIndex {
-                try writeObject(classIndex: classIndex, fields: fields, to: &output)
-            } else {
-                try output.countNode()
-                try writePlainDictionary(keys: fields.map(\.key), values: fields.map(\.value), to: &output)
+            try withArchivedEntries(of: dictionary) { (classIndex, fields) throws(GiveUp) in
+                if let classIndex {
+                    try writeObject(classIndex: classIndex, fields: fields, to: &output)
+                } else {
+                    try output.countNode()
+                    try writePlainDictionary(fields, to: &output)
+                }
             }
         default:
             try writeField(index, to: &output)
@@ -155,7 +156,7 @@ struct StreamedArchiveRenderer {
 
     /// An archived object: Foundation's classes as natural values, any other as `$class` and
     /// its fields.
-    private mutating func writeObject(classIndex: Int, fields: [(key: StreamedKey, value: Int)], to output: inout StreamingOutput) throws(GiveUp) {
+    private func writeObject(classIndex: Int, fields: StreamedFields, to output: inout StreamingOutput) throws(GiveUp) {
         guard case .uid(let classUID) = try raw(classIndex) else { throw GiveUp() }
         let info = try classInfo(classUID)
         try output.countNode()
@@ -174,7 +175,7 @@ struct StreamedArchiveRenderer {
         }
     }
 
-    private mutating func writeNatural(_ kind: FoundationValues.Kind, fields: [(key: StreamedKey, value: Int)], to output: inout StreamingOutput) throws(GiveUp) {
+    private func writeNatural(_ kind: FoundationValues.Kind, fields: StreamedFields, to output: inout StreamingOutput) throws(GiveUp) {
         switch kind {
         case .array, .set, .orderedSet:
             // Written from a plain array only (Foundation's form); one behind a UID is not this road.
@@ -192,13 +193,12 @@ struct StreamedArchiveRenderer {
                   case .array(let keyArray) = try raw(keysIndex), case .array(let valueArray) = try raw(valuesIndex)
             else { throw GiveUp() }
             try output.countNode(3)
-            var keys: [StreamedKey] = []
-            var values: [Int] = []
-            for position in 0..<keyArray.count {
-                keys.append(try stringKey(try member(position, of: keyArray)))
-                values.append(try member(position, of: valueArray))
+            try withFieldStorage(count: keyArray.count) { (entries) throws(GiveUp) in
+                for position in 0..<keyArray.count {
+                    entries.initializeElement(at: position, to: (try stringKey(try member(position, of: keyArray)), try member(position, of: valueArray)))
+                }
+                try writePlainDictionary(UnsafeBufferPointer(entries), to: &output)
             }
-            try writePlainDictionary(keys: keys, values: values, to: &output)
         case .string, .data:
             try writeField(fields[0].value, to: &output)
         case .date:
@@ -227,7 +227,7 @@ struct StreamedArchiveRenderer {
 
     /// Whether the decoder maps an object of a Foundation class with these fields to its natural
     /// value (`FoundationValues.naturalValue`), judged from the shapes the fields decode to.
-    private mutating func naturalForm(_ kind: FoundationValues.Kind, fields: [(key: StreamedKey, value: Int)], depth: Int) throws(GiveUp) -> Bool {
+    private func naturalForm(_ kind: FoundationValues.Kind, fields: StreamedFields, depth: Int) throws(GiveUp) -> Bool {
         func only(_ key: StreamedKey) -> Int? {
             fields.count == 1 && fields[0].key == key ? fields[0].value : nil
         }
@@ -272,7 +272,7 @@ struct StreamedArchiveRenderer {
     }
 
     /// What the value stored at `index` decodes to, as far as Foundation's mapping asks.
-    private mutating func shape(_ index: Int, depth: Int) throws(GiveUp) -> StreamedShape {
+    private func shape(_ index: Int, depth: Int) throws(GiveUp) -> StreamedShape {
         guard depth < StreamingOutput.maximumLevel else { throw GiveUp() }
         let object = try raw(index)
         guard case .uid(let uid) = object else { return try StreamedShape(stored: object, table: table) }
@@ -286,18 +286,19 @@ struct StreamedArchiveRenderer {
         case .utf16String where uidIndex == 0, .utf8String where uidIndex == 0:
             throw GiveUp()
         case .dictionary(let dictionary):
-            let (classIndex, fields) = try archivedEntries(of: dictionary)
-            guard let classIndex else { return .other }
-            guard case .uid(let classUID) = try raw(classIndex) else { throw GiveUp() }
-            let info = try classInfo(classUID)
-            guard let kind = info.foundation else { return .other }
-            guard try naturalForm(kind, fields: fields, depth: depth + 1) else { return .other }
-            switch kind {
-            case .array: return .arrayBehindReference
-            case .string: return .string
-            case .data: return try shape(fields[0].value, depth: depth + 1)
-            case .url: return .url
-            case .set, .orderedSet, .dictionary, .date, .uuid, .identifierPathProxy: return .other
+            return try withArchivedEntries(of: dictionary) { (classIndex, fields) throws(GiveUp) in
+                guard let classIndex else { return .other }
+                guard case .uid(let classUID) = try raw(classIndex) else { throw GiveUp() }
+                let info = try classInfo(classUID)
+                guard let kind = info.foundation else { return .other }
+                guard try naturalForm(kind, fields: fields, depth: depth + 1) else { return .other }
+                switch kind {
+                case .array: return .arrayBehindReference
+                case .string: return .string
+                case .data: return try shape(fields[0].value, depth: depth + 1)
+                case .url: return .url
+                case .set, .orderedSet, .dictionary, .date, .uuid, .identifierPathProxy: return .other
+                }
             }
         default:
             return try StreamedShape(stored: stored, table: table)
@@ -309,7 +310,7 @@ struct StreamedArchiveRenderer {
     /// The entries of the dictionary the value at `index` decodes to: a property-list
     /// dictionary, in place or behind a UID, or an archived NSDictionary in Foundation's form.
     /// Nil when it decodes to anything else.
-    mutating func dictionaryEntries(_ index: Int) throws(GiveUp) -> [(key: StreamedKey, value: Int)]? {
+    func dictionaryEntries(_ index: Int) throws(GiveUp) -> [StreamedField]? {
         var stored = try raw(index)
         if case .uid(let uid) = stored {
             let (uidIndex, target) = try resolve(uid)
@@ -317,19 +318,21 @@ struct StreamedArchiveRenderer {
             stored = try raw(target)
         }
         guard case .dictionary(let dictionary) = stored else { return nil }
-        let (classIndex, fields) = try archivedEntries(of: dictionary)
-        guard let classIndex else { return fields }
-        guard case .uid(let classUID) = try raw(classIndex) else { throw GiveUp() }
-        let info = try classInfo(classUID)
-        guard info.foundation == .dictionary, try naturalForm(.dictionary, fields: fields, depth: 0),
-              case .array(let keys) = try raw(fields.first { $0.key == "NS.keys" }!.value),
-              case .array(let values) = try raw(fields.first { $0.key == "NS.objects" }!.value)
-        else { return nil }
-        var entries: [(key: StreamedKey, value: Int)] = []
-        for position in 0..<keys.count {
-            entries.append((try stringKey(try member(position, of: keys)), try member(position, of: values)))
+        return try withArchivedEntries(of: dictionary) { (classIndex, fields) throws(GiveUp) -> [StreamedField]? in
+            guard let classIndex else { return Array(fields) }
+            guard case .uid(let classUID) = try raw(classIndex) else { throw GiveUp() }
+            let info = try classInfo(classUID)
+            guard info.foundation == .dictionary, try naturalForm(.dictionary, fields: fields, depth: 0),
+                  case .array(let keys) = try raw(fields.first { $0.key == "NS.keys" }!.value),
+                  case .array(let values) = try raw(fields.first { $0.key == "NS.objects" }!.value)
+            else { return nil }
+            var entries: [StreamedField] = []
+            entries.reserveCapacity(keys.count)
+            for position in 0..<keys.count {
+                entries.append((try stringKey(try member(position, of: keys)), try member(position, of: values)))
+            }
+            return entries
         }
-        return entries
     }
 
     /// A UID checked against `$objects` and the objects being written: its `$objects` position
@@ -363,7 +366,7 @@ struct StreamedArchiveRenderer {
         return try raw(target)
     }
 
-    private mutating func classInfo(_ uid: UInt64) throws(GiveUp) -> StreamedClass {
+    private func classInfo(_ uid: UInt64) throws(GiveUp) -> StreamedClass {
         if let known = context.archiveClass(Int(uid)) { return known }
         guard uid < UInt64(objects.count), case .dictionary(let description) = try raw(try member(Int(uid), of: objects)) else { throw GiveUp() }
         // The description's keys read once, all ASCII strings (the first of repeated keys counts).
@@ -491,4 +494,18 @@ extension BinaryPropertyList {
     func bytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
     }
+}
+
+/// A key and the table index of its value.
+typealias StreamedField = (key: StreamedKey, value: Int)
+/// Fields held on the stack while they are written (see `withFieldStorage`).
+typealias StreamedFields = UnsafeBufferPointer<StreamedField>
+
+/// Calls `body` with room for `count` fields, on the stack when there are few (the standard
+/// library's temporary allocation, which uses the heap for large counts).
+func withFieldStorage<T>(count: Int, _ body: (UnsafeMutableBufferPointer<StreamedField>) throws(GiveUp) -> T) throws(GiveUp) -> T {
+    let result: Result<T, GiveUp> = withUnsafeTemporaryAllocation(of: StreamedField.self, capacity: count) { storage in
+        Result { () throws(GiveUp) in try body(storage) }
+    }
+    return try result.get()
 }

@@ -43,22 +43,27 @@ struct StreamedEntry: Sendable {
         try BinaryPropertyList.withTable(copy) { (table) throws(GiveUp) in
             var output = StreamingOutput(level: level, budget: budget, buffer: context.textBuffer)
             var nestedBytes = entry.count
-            var archive = try StreamedArchiveRenderer(table: table, budget: budget, context: context)
-            var fields = try archive.entries(of: archive.top)
-            var views: [(key: StreamedKey, bytes: Range<Int>)] = []
-            let viewKey: StreamedKey = "kViewRestorationDataKey"
-            switch fields.filter({ $0.key == viewKey }).count {
-            case 0: break
-            case 1:
-                // Moved out of the state only when it is a dictionary (of view archives, or this
-                // road gives up on it); anything else stays in the state, as the model leaves it.
-                if let found = try archive.viewArchives(fields.first { $0.key == viewKey }!.value) {
-                    views = found
-                    fields.removeAll { $0.key == viewKey }
+            let archive = try StreamedArchiveRenderer(table: table, budget: budget, context: context)
+            let views = try archive.withEntries(of: archive.top) { (fields) throws(GiveUp) in
+                let viewKey: StreamedKey = "kViewRestorationDataKey"
+                switch fields.count(where: { $0.key == viewKey }) {
+                case 0: break
+                case 1:
+                    // Moved out of the state only when it is a dictionary (of view archives, or
+                    // this road gives up on it); anything else stays in the state, as the model
+                    // leaves it.
+                    if let views = try archive.viewArchives(fields.first { $0.key == viewKey }!.value) {
+                        try withFieldStorage(count: fields.count - 1) { (state) throws(GiveUp) in
+                            _ = state.initialize(fromContentsOf: fields.lazy.filter { $0.key != viewKey })
+                            try archive.writeFields(UnsafeBufferPointer(state), to: &output)
+                        }
+                        return views
+                    }
+                default: throw GiveUp()
                 }
-            default: throw GiveUp()
+                try archive.writeFields(fields, to: &output)
+                return []
             }
-            try archive.writeFields(fields, to: &output)
             // The members after `state`, in the writer's order, and the object's end.
             output.writeKey("stateProblem", first: false)
             output.writer.writeNull()
@@ -69,8 +74,8 @@ struct StreamedEntry: Sendable {
                 try output.countNode()
                 let viewBytes = table.source[(table.base + range.lowerBound)..<(table.base + range.upperBound)]
                 try BinaryPropertyList.withTable(viewBytes) { (view) throws(GiveUp) in
-                    var viewArchive = try StreamedArchiveRenderer(table: view, budget: budget, context: context)
-                    try viewArchive.writeFields(try viewArchive.entries(of: viewArchive.top), to: &output)
+                    let viewArchive = try StreamedArchiveRenderer(table: view, budget: budget, context: context)
+                    try viewArchive.withEntries(of: viewArchive.top) { (fields) throws(GiveUp) in try viewArchive.writeFields(fields, to: &output) }
                 }
             }
             output.writer.closeContainer(UInt8(ascii: "}"))
@@ -164,7 +169,7 @@ extension StreamedArchiveRenderer {
     /// The view archives under `kViewRestorationDataKey` (value at `index`), as buffer ranges of
     /// binary property lists, when the value is a dictionary: nil when it is not one. A
     /// dictionary entry that is not a string and a binary property list makes it give up.
-    mutating func viewArchives(_ index: Int) throws(GiveUp) -> [(key: StreamedKey, bytes: Range<Int>)]? {
+    func viewArchives(_ index: Int) throws(GiveUp) -> [(key: StreamedKey, bytes: Range<Int>)]? {
         guard let entries = try dictionaryEntries(index) else { return nil }
         return try entries.map { (entry) throws(GiveUp) in
             guard case .data(let start, let count) = try resolvedScalar(entry.value),

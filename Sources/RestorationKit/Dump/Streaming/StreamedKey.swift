@@ -35,12 +35,6 @@ struct StreamedKey: Equatable, ExpressibleByStringLiteral {
         }
         return left.count - right.count
     }
-
-    /// Indices of `keys` in byte order, equal keys in their order: the order in which
-    /// `JSONTextWriter` writes an object's members.
-    static func sortedOrder(_ keys: [StreamedKey]) -> [Int] {
-        stableOrder(count: keys.count) { compare(keys[$0], keys[$1]) }
-    }
 }
 
 /// What a stored value decodes to, as far as Foundation's mapping (`FoundationValues`) asks.

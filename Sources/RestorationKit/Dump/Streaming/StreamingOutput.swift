@@ -33,23 +33,25 @@ struct StreamingOutput {
         writer.writeKey(utf8: key.bytes, first: first)
     }
 
-    /// An object whose member `i` is named `keys[i]`, members in `order` (by default the keys'
-    /// byte order, as the writer sorts them).
-    mutating func writeObject(
-        keys: [StreamedKey], order: [Int]? = nil, _ value: (inout StreamingOutput, Int) throws(GiveUp) -> Void
-    ) throws(GiveUp) {
-        guard let order else { return try writeObject(count: keys.count, key: { keys[$0] }, value) }
-        try order.withUnsafeBufferPointer { (order) throws(GiveUp) in try writeObject(order: order, key: { keys[$0] }, value) }
+    /// An object whose member `i` is named `keys[i]`, members in the keys' byte order (as the
+    /// writer sorts them).
+    mutating func writeObject(keys: [StreamedKey], _ value: (inout StreamingOutput, Int) throws(GiveUp) -> Void) throws(GiveUp) {
+        try writeObject(count: keys.count, key: { keys[$0] }, value)
     }
 
     /// An object whose member `i` is named `key(i)`, members in the keys' byte order. The order
-    /// is kept on the stack: objects are many and small.
+    /// is kept on the stack: objects are many and small. With `rejectingRepeatedKeys`, a key
+    /// that repeats makes it give up.
     mutating func writeObject(
-        count: Int, key: (Int) -> StreamedKey, _ value: (inout StreamingOutput, Int) throws(GiveUp) -> Void
+        count: Int, key: (Int) -> StreamedKey, rejectingRepeatedKeys: Bool = false,
+        _ value: (inout StreamingOutput, Int) throws(GiveUp) -> Void
     ) throws(GiveUp) {
         guard count > 0 else { return writer.append("{}") }
         let written: Result<Void, GiveUp> = withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
             stableOrder(into: order) { StreamedKey.compare(key($0), key($1)) }
+            if rejectingRepeatedKeys, count > 1, (1..<count).contains(where: { key(order[$0 - 1]) == key(order[$0]) }) {
+                return .failure(GiveUp())
+            }
             return Result { () throws(GiveUp) in try writeObject(order: UnsafeBufferPointer(order), key: key, value) }
         }
         try written.get()
