@@ -109,4 +109,19 @@ final class JSONOutputTests: XCTestCase {
         XCTAssertTrue(try JSONOutput.text([Document(value: .string("ab\u{7F}cdefghij"))], asArray: false).contains("ab\\u007fcdefghij"))
         XCTAssertTrue(try JSONOutput.text([Document(value: .string("Zürich, 12345678 \"q\""))], asArray: false).contains("Zürich, 12345678 \\\"q\\\""))
     }
+
+    /// The streaming road writes reals from the digits the standard library streams; they must
+    /// be `description`'s, which the decoded road writes.
+    func testRealsStreamedAsTheirDescription() {
+        let values: [Double] = [
+            0, -0.0, 1, -1, 0.1, 0.5, 1.5, 3.0e-5, 0.9822634494244304, .pi, 1e16, 1e17, 123456789.123,
+            -2.5e-308, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 1.0 / 3.0, 100, 1e-7,
+        ]
+        for value in values {
+            let buffer = ByteBuffer()
+            var stream = ByteBufferStream(buffer: buffer)
+            value.write(to: &stream)
+            XCTAssertEqual(String(decoding: buffer.bytes, as: UTF8.self), value.description)
+        }
+    }
 }

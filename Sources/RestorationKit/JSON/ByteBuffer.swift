@@ -76,3 +76,19 @@ final class ByteBuffer {
         capacity = newCapacity
     }
 }
+
+/// A text stream that appends to a byte buffer. The standard library's numbers write their
+/// digits to a stream as ASCII bytes (`_writeASCII`, a requirement of `TextOutputStream` with a
+/// default that makes a string first): taken here as they are.
+struct ByteBufferStream: TextOutputStream {
+    let buffer: ByteBuffer
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { buffer.append(contentsOf: UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func _writeASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: UnsafeRawBufferPointer(bytes))
+    }
+}

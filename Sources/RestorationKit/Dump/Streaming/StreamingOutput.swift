@@ -155,7 +155,10 @@ struct StreamingOutput {
 
     mutating func writeReal(_ value: Double) throws(GiveUp) {
         if value.isFinite {
-            writer.writeNumber(value.description)
+            // `value.description`'s digits, without the string (most reals have more digits
+            // than a string holds without allocating).
+            var stream = ByteBufferStream(buffer: writer.output)
+            value.write(to: &stream)
         } else {
             try writeTagged("$real") { (output) throws(GiveUp) in
                 output.writer.writeString(value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf"))
