@@ -1182,14 +1182,25 @@ def nested_archives(levels=1000):
     return data
 
 
-def uid_bomb(levels=200):
+def uid_bomb(levels=200, leaf="leaf"):
     """$objects[k] is an NSArray holding UID k+1 twice: 2**200 leaves if expanded naively."""
     first = 2
     objects = ["$null", NSARRAY_CLASS]
     for k in range(first, first + levels):
         objects.append({"$class": UID(1), "NS.objects": [UID(k + 1), UID(k + 1)]})
-    objects.append("leaf")
+    objects.append(leaf)
     return binary(keyed_tree({"root": UID(first)}, objects))
+
+
+def many_entry_bombs(count=100):
+    """A restoration archive of `count` saved objects whose entries are each a UID bomb, all
+    different (a writer stores equal data once): taken one by one, each would be expanded to the
+    limit, `count` times the work of one. 2**24 leaves each: shallow enough for every reader
+    to follow (UIDs 24 deep), too many to expand."""
+    saved = [("Root/:[%d]:/Bomb" % i, uid_bomb(levels=24, leaf="leaf-%d" % i)) for i in range(count)]
+    return binary(restoration_archive(
+        saved, system_version="17.5", bundle_version="1", idiom=0,
+        timestamp=datetime.datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)))
 
 
 def shared_string_bomb(length=1 << 16, references=8192):
@@ -1231,6 +1242,7 @@ def hostile_files(ios8_bytes):
             ["$null", {"$class": UID(2), "NS.objects": [UID(1)]}, NSARRAY_CLASS])),
         "uid-out-of-range.data": binary(keyed_tree({"root": UID(9999)}, ["$null"])),
         "uid-bomb.data": uid_bomb(),
+        "many-entry-bombs.data": many_entry_bombs(),
         "shared-string-bomb.data": shared_string_bomb(),
         "class-not-dict.data": binary(keyed_tree(
             {"root": UID(1)},

@@ -186,6 +186,25 @@ final class StreamedDumpTests: XCTestCase {
         }
     }
 
+    func testEntriesShareOneAllowance() throws {
+        // The first entry that gives up stops the rest; so does the file's budget, used up.
+        let entry = try XCTUnwrap(StreamedDump.entriesAhead(in: try FixtureFiles.bytes("many-objects.data")[...], limits: .default).first)
+        let bytes = try FixtureFiles.bytes("many-objects.data")
+        let context = StreamingContext()
+        let allowance = RenderingAllowance(limits: .default, fileSize: bytes.count)
+        XCTAssertNotNil(StreamedEntry.render(bytes[entry], limits: .default, allowance: allowance, context: context))
+        allowance.record(nil)
+        XCTAssertNil(allowance.next())
+        XCTAssertNil(StreamedEntry.render(bytes[entry], limits: .default, allowance: allowance, context: context))
+
+        let one = try XCTUnwrap(StreamedEntry.render(bytes[entry], limits: .default, allowance: RenderingAllowance(limits: .default, fileSize: 0), context: context))
+        let small = RenderingAllowance(limits: DecodingLimits(maxNodes: 2 * one.counts.nodes * 3 / 2), fileSize: bytes.count)
+        XCTAssertNotNil(StreamedEntry.render(bytes[entry], limits: .default, allowance: small, context: context))
+        XCTAssertNotNil(small.next(), "half the budget is left")
+        XCTAssertNil(StreamedEntry.render(bytes[entry], limits: .default, allowance: small, context: context), "more than is left")
+        XCTAssertNil(small.next())
+    }
+
     func testEntriesFoundAheadAreTheListedEntries() throws {
         let bytes = try FixtureFiles.bytes("many-objects.data")
         let ahead = StreamedDump.entriesAhead(in: bytes[...], limits: .default)

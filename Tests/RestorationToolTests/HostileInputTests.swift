@@ -23,6 +23,7 @@ final class HostileInputTests: XCTestCase {
         "nested-arrays.data": "containers nest deeper than the limit of 512 levels",
         "nested-archives.data": "keyed archives nest deeper than the limit of 16 levels",
         "uid-bomb.data": "archive expands to more than the limit of 5000000 values",
+        "many-entry-bombs.data": "archive expands to more than the limit of 5000000 values",
         "shared-string-bomb.data": "archive's strings and data add up to more than the limit of 268435456 bytes",
         "uid-out-of-range.data": "UID 9999 is out of range",
         "class-not-dict.data": "the $class of object 1 (UID 2) is a string without a $classname, not a class dictionary",

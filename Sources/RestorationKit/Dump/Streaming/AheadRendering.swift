@@ -5,10 +5,10 @@
 final class AheadRendering: @unchecked Sendable {
     private let file: ArraySlice<UInt8>
     private let limits: DecodingLimits
+    let allowance: RenderingAllowance
     private let lock = ThreadLock()
     // Guarded by `lock`:
     private var found = false
-    private var abandoned = false
     private var next = 0
     // Set once, by the finder, before any entry is handed out.
     private var ranges: [Range<Int>] = []
@@ -20,6 +20,7 @@ final class AheadRendering: @unchecked Sendable {
     init(file: ArraySlice<UInt8>, limits: DecodingLimits) {
         self.file = file
         self.limits = limits
+        allowance = RenderingAllowance(limits: limits, fileSize: file.count)
     }
 
     deinit {
@@ -39,14 +40,14 @@ final class AheadRendering: @unchecked Sendable {
         let context = StreamingContext()
         while let taken = take() {
             for index in taken {
-                results[index] = StreamedEntry.render(file[ranges[index]], limits: limits, context: context)
+                results[index] = StreamedEntry.render(file[ranges[index]], limits: limits, allowance: allowance, context: context)
             }
         }
     }
 
     /// Stops handing out entries: the outer archive does not take the streaming road.
     func abandon() {
-        lock.withLock { abandoned = true }
+        allowance.stop()
     }
 
     /// The entries found, in file order, and each one's text (nil where the renderer gave up),
@@ -67,7 +68,7 @@ final class AheadRendering: @unchecked Sendable {
 
     private func take() -> Range<Int>? {
         lock.withLock {
-            guard !abandoned, next < ranges.count else { return nil }
+            guard !allowance.isStopped, next < ranges.count else { return nil }
             let start = next
             next = min(ranges.count, next + Self.batch)
             return start..<next

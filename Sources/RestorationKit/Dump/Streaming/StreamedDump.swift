@@ -29,6 +29,7 @@ enum StreamedDump {
         var model: Model?
         var ahead: [Range<Int>] = []
         var renderedAhead: [StreamedEntry?] = []
+        var allowance = RenderingAllowance(limits: limits, fileSize: bytes.count)
         if allowsConcurrency, DeepStack.availableThreads > 1, bytes.count >= minimumAheadBytes {
             let rendering = AheadRendering(file: bytes, limits: limits)
             // The renderer's recursion is bounded by `StreamingOutput.maximumLevel`.
@@ -37,6 +38,7 @@ enum StreamedDump {
                 if model == nil { rendering.abandon() }
             }) { _ in rendering.work() }
             (ahead, renderedAhead) = rendering.finish()
+            allowance = rendering.allowance
         } else {
             model = Model(bytes, limits: limits, allowsConcurrency: allowsConcurrency)
         }
@@ -61,7 +63,7 @@ enum StreamedDump {
         }
         let concurrentlyLater = allowsConcurrency && later.count >= 64 && DeepStack.availableThreads > 1
         let renderedLater = render(later.count, concurrently: concurrentlyLater) { index, context in
-            StreamedEntry.render(model.jobs[later[index]].entry, limits: limits, context: context)
+            StreamedEntry.render(model.jobs[later[index]].entry, limits: limits, allowance: allowance, context: context)
         }
 
         let budget = StreamingBudget(limits: limits)

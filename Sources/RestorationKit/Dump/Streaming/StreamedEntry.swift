@@ -30,11 +30,22 @@ struct StreamedEntry: Sendable {
     static let level = 3
 
 
-    /// Renders `entry`, a saved object's entry; nil where the streaming road gives up (see
-    /// `StreamedArchiveRenderer`).
-    static func render(_ entry: ArraySlice<UInt8>, limits: DecodingLimits, context: StreamingContext) -> StreamedEntry? {
-        let budget = StreamingBudget(limits: limits)
-        return context.withPrivateCopy(of: entry) { copy in try? render(entry, copy: copy, limits: limits, budget: budget, context: context) }
+    /// Renders `entry`, a saved object's entry, within what `allowance` has left, and counts it
+    /// there; nil where the streaming road gives up (see `StreamedArchiveRenderer`) or the
+    /// allowance has stopped.
+    static func render(
+        _ entry: ArraySlice<UInt8>, limits: DecodingLimits, allowance: RenderingAllowance, context: StreamingContext
+    ) -> StreamedEntry? {
+        guard let budget = allowance.next() else { return nil }
+        let rendered = render(entry, limits: limits, budget: budget, context: context)
+        allowance.record(rendered)
+        return rendered
+    }
+
+    private static func render(
+        _ entry: ArraySlice<UInt8>, limits: DecodingLimits, budget: StreamingBudget, context: StreamingContext
+    ) -> StreamedEntry? {
+        context.withPrivateCopy(of: entry) { copy in try? render(entry, copy: copy, limits: limits, budget: budget, context: context) }
     }
 
     private static func render(

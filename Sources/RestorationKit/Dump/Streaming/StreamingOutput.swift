@@ -19,7 +19,7 @@ struct StreamingOutput {
 
     mutating func countNode(_ count: Int = 1) throws(GiveUp) {
         nodes += count
-        guard nodes <= budget.maxNodes else { throw GiveUp() }
+        guard nodes <= budget.maxNodes, writer.output.count <= budget.maxTextBytes else { throw GiveUp() }
     }
 
     mutating func countBytes(_ count: Int) throws(GiveUp) {
@@ -190,6 +190,11 @@ struct StreamingBudget: Sendable {
     var maxNodes: Int
     var maxBytes: Int
     var maxNestedBytes: Int
+    /// The text rendered ahead is held until the document is written: a file of a few bytes
+    /// could otherwise make hundreds of megabytes of it before a node limit is reached (see
+    /// `RenderingAllowance`, which sets it for a file). Past it, the file is decoded the usual
+    /// way, which writes as it goes.
+    var maxTextBytes = Int.max
 
     init(limits: DecodingLimits) {
         maxNodes = limits.maxNodes / 2
