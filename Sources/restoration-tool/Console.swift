@@ -32,7 +32,7 @@ enum Console {
     /// naming `file`, when a value has no JSON form.
     static func writeJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, file: String) -> Bool {
         do {
-            try JSONOutput.write(documents, asArray: asArray) { writeAll($0, to: 1) }
+            try JSONOutput.write(documents, asArray: asArray, gathering: { writeAll($0, to: 1) })
             return true
         } catch {
             Console.error(file: file, "cannot write JSON: a value has no JSON form")
@@ -84,6 +84,36 @@ enum Console {
         }
     }
 
+    /// Writes the pieces in order with `writev(2)`, as many at a time as it takes: a large
+    /// document's text is mostly pieces rendered ahead, which are not copied together first.
+    private static func writeAll(_ pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>, to descriptor: Int32) {
+        var vectors = pieces.compactMap { piece in
+            piece.isEmpty ? nil : iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)
+        }
+        var first = 0
+        while first < vectors.count {
+            let count = min(vectors.count - first, maximumVectors)
+            let written = vectors.withUnsafeBufferPointer { systemWritev(descriptor, $0.baseAddress! + first, Int32(count)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            // Past the pieces written whole, then into the one written in part.
+            var left = written
+            while left > 0, left >= vectors[first].iov_len {
+                left -= vectors[first].iov_len
+                first += 1
+            }
+            if left > 0 {
+                vectors[first].iov_base += left
+                vectors[first].iov_len -= left
+            }
+        }
+    }
+
+    /// How many pieces one `writev` takes (1 024 on Linux; POSIX promises 16).
+    private static let maximumVectors = max(16, sysconf(Int32(_SC_IOV_MAX)))
+
     /// How a file is named in messages; `-` is standard input.
     static func displayName(_ path: String) -> String {
         path == "-" ? "(standard input)" : TextEscaping.escape(path)
@@ -101,4 +131,9 @@ enum ExitStatus {
 /// `write(2)`, at file scope so the name is not taken by `Console.write`.
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
+}
+
+/// `writev(2)`, at file scope beside `systemWrite`.
+private func systemWritev(_ descriptor: Int32, _ vectors: UnsafePointer<iovec>, _ count: Int32) -> Int {
+    writev(descriptor, vectors, count)
 }

@@ -96,7 +96,7 @@ final class StreamedDumpTests: XCTestCase {
         func viaNodes(_ document: DumpDocument) throws -> String {
             let node = JSONNodeBuilder.build { $0.writeNode(try! JSONTreeEncoder().encode(document)) }
             var text: [UInt8] = []
-            JSONTextWriter.write(node) { text.append(contentsOf: $0) }
+            JSONTextWriter.write(node) { for piece in $0 { text.append(contentsOf: piece) } }
             return String(decoding: text, as: UTF8.self)
         }
         XCTAssertEqual(try viaNodes(streamed), try viaNodes(decoded))
@@ -148,6 +148,26 @@ final class StreamedDumpTests: XCTestCase {
             XCTAssertEqual(try JSONOutput.text([document], asArray: false), text)
         }
         XCTAssertEqual(text, try bothWays(bytes).decoded)
+    }
+
+    /// Objects rendered ahead go to the sink from where they are, as pieces of their own, never
+    /// more pieces at once than asked: the pieces make the decoded document's text.
+    func testRenderedTextGoesOutInPiecesAsDecoded() throws {
+        let bytes = try FixtureFiles.bytes("many-objects.data")
+        let streamed = try DumpDocument(bytes: bytes[...], file: "x", limits: .default)
+        let decoded = try bothWays(bytes).decoded
+        for maximumPieces in [2, 3, 7, 1024] {
+            var text: [UInt8] = []
+            var piecesPerCall: [Int] = []
+            JSONTextWriter.write(try JSONTreeEncoder().encode(streamed), maximumPieces: maximumPieces) { pieces in
+                piecesPerCall.append(pieces.count)
+                for piece in pieces { text.append(contentsOf: piece) }
+            }
+            XCTAssertEqual(String(decoding: text, as: UTF8.self), decoded, "\(maximumPieces)")
+            XCTAssertLessThanOrEqual(piecesPerCall.max() ?? 0, maximumPieces)
+            // 80 objects, each a header and a rest of its own.
+            XCTAssertGreaterThanOrEqual(piecesPerCall.reduce(0, +), 160)
+        }
     }
 
     func testDamagedManyObjectsGiveTheDecodedTextOrError() throws {

@@ -14,7 +14,7 @@ final class DumpCommandTests: XCTestCase {
     }
 
     func testJSONGoldenOutput() throws {
-        for name in ["ios8-tabbar.data", "ios7-plain.data", "values.data", "not-restoration.data"] {
+        for name in ["ios8-tabbar.data", "ios7-plain.data", "values.data", "not-restoration.data", "many-objects.data"] {
             let run = try ToolRunner.run(["dump", "--json", "Fixtures/" + name])
             XCTAssertEqual(run.status, 0, run.stderr)
             try GoldenFiles.assertMatches(run.stdout, name + ".json")

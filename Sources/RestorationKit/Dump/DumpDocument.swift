@@ -102,7 +102,7 @@ public struct DumpDocument: Encodable {
         }
 
         var jsonNode: JSONNode {
-            .array(paths.map { .string($0.rawValue) })
+            .deferred(.identifierPaths(paths))
         }
     }
 
@@ -116,7 +116,11 @@ public struct DumpDocument: Encodable {
         }
 
         var jsonNode: JSONNode {
-            .array(objects.indices.map { index in
+            // Usually every object was rendered ahead: then one node for them all.
+            if !objects.isEmpty, streamed.count == objects.count, streamed.allSatisfy({ $0 != nil }) {
+                return .deferred(.streamedObjects(streamed, objects))
+            }
+            return .array(objects.indices.map { index in
                 guard !streamed.isEmpty, let object = streamed[index] else { return ObjectDocument(objects[index]).jsonNode }
                 return .deferred(.streamedObject(object, objects[index]))
             })

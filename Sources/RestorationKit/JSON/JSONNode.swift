@@ -20,8 +20,10 @@ extension JSONNode {
 
     /// Whether the node is text rendered ahead, which needs no work to write.
     var isRendered: Bool {
-        if case .deferred(.streamedObject) = self { return true }
-        return false
+        switch self {
+        case .deferred(.streamedObject), .deferred(.streamedObjects): return true
+        default: return false
+        }
     }
 }
 
@@ -33,6 +35,11 @@ enum JSONDeferred {
     /// An object rendered ahead as text (see `StreamedDump`), and the object it shows (whose
     /// state and views are not read).
     case streamedObject(StreamedObject, RestorationObject)
+    /// An array of objects each rendered ahead (none is nil), and the objects they show: one
+    /// node for a document's objects, not one each.
+    case streamedObjects([StreamedObject?], [RestorationObject])
+    /// An array of strings: a document's identifier paths, tens of thousands of them.
+    case identifierPaths([IdentifierPath])
 
     func write<Sink: JSONSink>(to sink: inout Sink) {
         switch self {
@@ -41,6 +48,10 @@ enum JSONDeferred {
         case .restorationObject(let object): sink.write(ObjectDocument.node(object))
         case .streamedObject(let object, let decoded):
             sink.writeStreamedObject(object, of: decoded)
+        case .streamedObjects(let streamed, let decoded):
+            sink.writeArray(count: streamed.count) { sink, index in sink.writeStreamedObject(streamed[index]!, of: decoded[index]) }
+        case .identifierPaths(let paths):
+            sink.writeArray(count: paths.count) { sink, index in sink.writeString(paths[index].rawValue) }
         }
     }
 

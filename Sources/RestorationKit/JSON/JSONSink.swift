@@ -78,6 +78,6 @@ struct JSONNodeBuilder: JSONSink {
 
     /// The object decoded the usual way: the same value (the tests compare the two).
     mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject) {
-        write(ObjectDocument.node(object.entry.decodedObject(path: decoded.identifierPath, restorationClass: decoded.restorationClass)))
+        write(ObjectDocument.node(object.decodedObject(path: decoded.identifierPath, restorationClass: decoded.restorationClass)))
     }
 }

@@ -3,7 +3,8 @@
 ///
 /// The text goes to `sink` in pieces of about `chunkSize` bytes as it is made, and archive
 /// values are encoded straight into it (see `JSONSink`): neither the text nor nodes for a large
-/// archive are held whole.
+/// archive are held whole. Text rendered ahead goes to the sink from where it is, between the
+/// writer's own pieces (see `writeShared`).
 struct JSONTextWriter: JSONSink {
     static let chunkSize = 1 << 20
     /// Indentation stops growing at this depth, so that deeply nested hostile input makes
@@ -11,16 +12,22 @@ struct JSONTextWriter: JSONSink {
     static let maximumIndent = 32
 
     var output: ByteBuffer
-    /// Where finished pieces go; nil for a writer that keeps its whole text (see
-    /// `writeConcurrently`).
-    private let sink: ((UnsafeRawBufferPointer) -> Void)?
+    /// Where finished pieces go, several at a time; nil for a writer that keeps its whole text
+    /// (see `writeConcurrently`).
+    private let sink: JSONOutput.Sink?
+    /// The text since the last flush, when some of it is shared: ranges of `output` and shared
+    /// text, in order. `output` from `sharedEnd` on is not in it yet.
+    private var pieces: [Piece] = []
+    private var sharedEnd = 0
+    /// Pieces handed to the sink at most at once (at least 2).
+    private var maximumPieces = 1024
     /// The nesting level of the value being written.
     var level = 0
     /// Whether large arrays may be written by `writeConcurrently` (the text is the same either
     /// way; tests compare the two).
     private var allowsConcurrency = true
 
-    private init(sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+    private init(sink: @escaping JSONOutput.Sink) {
         self.sink = sink
         output = ByteBuffer(capacity: Self.chunkSize + (1 << 16))
     }
@@ -34,10 +41,13 @@ struct JSONTextWriter: JSONSink {
         self.output = output
     }
 
-    /// Writes `node` and a final newline.
-    static func write(_ node: JSONNode, allowsConcurrency: Bool = true, to sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+    /// Writes `node` and a final newline. `maximumPieces`: handed to the sink at most at once
+    /// (1 024, as many as one `writev` takes; the tests vary it).
+    static func write(_ node: JSONNode, allowsConcurrency: Bool = true, maximumPieces: Int = 1024, to sink: @escaping JSONOutput.Sink) {
+        precondition(maximumPieces >= 2, "a shared piece and the text before it go out together")
         var writer = JSONTextWriter(sink: sink)
         writer.allowsConcurrency = allowsConcurrency
+        writer.maximumPieces = maximumPieces
         writer.write(node)
         writer.output.append(UInt8(ascii: "\n"))
         writer.flush()
@@ -45,8 +55,42 @@ struct JSONTextWriter: JSONSink {
 
     private mutating func flush() {
         guard let sink else { return }
-        sink(output.bytes)
+        if pieces.isEmpty {
+            withUnsafePointer(to: output.bytes) { sink(UnsafeBufferPointer(start: $0, count: 1)) }
+        } else {
+            if output.count > sharedEnd { pieces.append(.output(sharedEnd..<output.count)) }
+            let own = output.bytes
+            let texts = pieces.map { piece -> UnsafeRawBufferPointer in
+                switch piece {
+                case .output(let range): UnsafeRawBufferPointer(rebasing: own[range])
+                case .shared(let text): text
+                }
+            }
+            texts.withUnsafeBufferPointer(sink)
+            pieces.removeAll(keepingCapacity: true)
+            sharedEnd = 0
+        }
         output.removeAll()
+    }
+
+    private enum Piece {
+        case output(Range<Int>)
+        case shared(UnsafeRawBufferPointer)
+    }
+
+    /// Text shorter than this is copied: a piece of its own would cost the sink more.
+    private static var sharedMinimum: Int { 128 }
+
+    /// Writes `text`, which must stay valid and unchanged until the writer is done (text
+    /// rendered ahead, held by the document being written): a writer with a sink hands it over
+    /// as it is, not copied into its own buffer first.
+    mutating func writeShared(_ text: UnsafeRawBufferPointer) {
+        guard sink != nil, text.count >= Self.sharedMinimum else { return output.append(contentsOf: text) }
+        if output.count > sharedEnd { pieces.append(.output(sharedEnd..<output.count)) }
+        pieces.append(.shared(text))
+        sharedEnd = output.count
+        // Then the flush's last piece, the output after this one, cannot make one too many.
+        if pieces.count >= maximumPieces - 1 { flush() }
     }
 
     // MARK: JSONSink

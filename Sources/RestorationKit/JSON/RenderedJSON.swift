@@ -1,13 +1,11 @@
 extension JSONTextWriter {
     /// Writes JSON text made ahead of the document around it (see `StreamedDump`), written by a
     /// `JSONTextWriter` at nesting `textLevel`, which a writer at another level indents again.
+    /// The text must stay valid until the writer is done (see `writeShared`).
     /// Rendered text never reaches the indentation cap (its renderer gives up first), so every
     /// line's level can be read back from its spaces.
     mutating func writeRendered(_ text: UnsafeRawBufferPointer, level textLevel: Int) {
-        guard textLevel != level else {
-            output.append(contentsOf: text)
-            return
-        }
+        guard textLevel != level else { return writeShared(text) }
         let shift = level - textLevel
         var position = 0
         while position < text.count {
@@ -28,10 +26,8 @@ extension JSONTextWriter {
     /// A saved object whose header and entry were rendered ahead (see `StreamedObject`): the
     /// members in the writer's order, as `ObjectDocument`'s.
     mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject) {
-        object.withText { header, rest in
-            writeRendered(header, level: StreamedObject.level)
-            writeRendered(rest, level: StreamedObject.level)
-        }
+        writeRendered(object.header, level: StreamedObject.level)
+        writeRendered(object.rest, level: StreamedObject.level)
     }
 
     mutating func writeKey(utf8 key: StaticString, first: Bool) {

@@ -32,35 +32,55 @@ private struct Trailer {
 /// access checked against the buffer. Valid only inside `withTable`, which holds the bytes.
 struct BinaryPropertyList: PropertyListObjectTable {
     let buffer: UnsafeRawBufferPointer
-    let source: ArraySlice<UInt8>
+    /// Holds the bytes for the data values `object` makes, which outlive the table. Unowned:
+    /// `withTable` keeps it alive while the table is used, and tables are copied often (each
+    /// closure of the streaming renderer captures one), where copying a slice's reference cost
+    /// a twentieth of a large dump's instructions in reference counting.
+    private unowned(unsafe) let sourceBox: SourceBox
     let base: Int
     private let trailer: Trailer
+
+    private final class SourceBox {
+        let bytes: ArraySlice<UInt8>
+
+        init(_ bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+        }
+    }
+
+    /// The bytes the table reads.
+    var source: ArraySlice<UInt8> {
+        sourceBox.bytes
+    }
 
     /// Runs `body` with the table of `bytes` (whose trailer is checked first).
     static func withTable<T, E: Error>(
         _ bytes: ArraySlice<UInt8>, _ body: (BinaryPropertyList) throws(E) -> T
     ) throws(E) -> T where E: PropertyListErrorConvertible {
-        let result: Result<T, E> = bytes.withUnsafeBytes { buffer in
-            do throws(E) {
-                let table: BinaryPropertyList
-                do throws(PropertyListError) {
-                    table = try BinaryPropertyList(buffer: buffer, source: bytes)
+        let box = SourceBox(bytes)
+        let result: Result<T, E> = withExtendedLifetime(box) {
+            bytes.withUnsafeBytes { buffer in
+                do throws(E) {
+                    let table: BinaryPropertyList
+                    do throws(PropertyListError) {
+                        table = try BinaryPropertyList(buffer: buffer, sourceBox: box)
+                    } catch {
+                        throw E(error)
+                    }
+                    return .success(try body(table))
                 } catch {
-                    throw E(error)
+                    return .failure(error)
                 }
-                return .success(try body(table))
-            } catch {
-                return .failure(error)
             }
         }
         return try result.get()
     }
 
-    private init(buffer: UnsafeRawBufferPointer, source: ArraySlice<UInt8>) throws(PropertyListError) {
+    private init(buffer: UnsafeRawBufferPointer, sourceBox: SourceBox) throws(PropertyListError) {
         self.buffer = buffer
-        self.source = source
-        self.base = source.startIndex
-        self.trailer = try Self.readTrailer(buffer, base: source.startIndex)
+        self.sourceBox = sourceBox
+        self.base = sourceBox.bytes.startIndex
+        self.trailer = try Self.readTrailer(buffer, base: base)
     }
 
     var objectCount: Int { trailer.objectCount }

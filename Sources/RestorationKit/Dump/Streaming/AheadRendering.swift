@@ -11,7 +11,7 @@ final class AheadRendering: @unchecked Sendable {
     private var found = false
     private var next = 0
     // Set once, by the finder, before any entry is handed out.
-    private var ranges: [Range<Int>] = []
+    private(set) var ranges: [Range<Int>] = []
     private var results: UnsafeMutableBufferPointer<StreamedEntry?> = .init(start: nil, count: 0)
 
     /// Entries taken at a time: few, so that the threads end together.
@@ -50,20 +50,12 @@ final class AheadRendering: @unchecked Sendable {
         allowance.stop()
     }
 
-    /// The entries found, in file order, and each one's text (nil where the renderer gave up),
-    /// once every `work` has returned.
-    func finish() -> (ranges: [Range<Int>], entries: [StreamedEntry?]) {
-        lock.withLock {
-            // Moved, not copied: a copy would touch every entry, each in the memory of the
-            // processor that rendered it.
-            let entries = [StreamedEntry?](unsafeUninitializedCapacity: results.count) { buffer, initialized in
-                if let from = results.baseAddress { buffer.baseAddress!.moveInitialize(from: from, count: results.count) }
-                initialized = results.count
-            }
-            results.deallocate()
-            results = .init(start: nil, count: 0)
-            return (ranges, entries)
-        }
+    /// The entry found at `index` of `ranges` (file order), rendered: nil where the renderer
+    /// gave up or never came. Only once every `work` has returned; the entries stay here, not
+    /// copied out, since a copy would touch every one, each in the memory of the processor
+    /// that rendered it.
+    func entry(_ index: Int) -> StreamedEntry? {
+        results[index]
     }
 
     private func take() -> Range<Int>? {

@@ -8,6 +8,7 @@ final class RenderingAllowance: @unchecked Sendable {
     // Guarded by `lock`:
     private var budget: StreamingBudget
     private var stopped = false
+    private var spentCounts = StreamedEntry.Counts(nodes: 0, bytes: 0, nestedBytes: 0)
 
     /// For a file of `fileSize` bytes: its entries' text may take 16 MiB, or four times the
     /// file (the benchmark's 24 MB archive makes 26 MB).
@@ -32,9 +33,17 @@ final class RenderingAllowance: @unchecked Sendable {
             budget.maxNodes -= counts.nodes
             budget.maxBytes -= counts.bytes
             budget.maxNestedBytes -= counts.nestedBytes
+            spentCounts.nodes += counts.nodes
+            spentCounts.bytes += counts.bytes
+            spentCounts.nestedBytes += counts.nestedBytes
             budget.maxTextBytes -= entry?.text.count ?? 0
             if budget.maxNodes <= 0 || budget.maxBytes <= 0 || budget.maxNestedBytes <= 0 || budget.maxTextBytes <= 0 { stopped = true }
         }
+    }
+
+    /// What the entries rendered so far counted together.
+    var spent: StreamedEntry.Counts {
+        lock.withLock { spentCounts }
     }
 
     /// Stops the rendering: the file does not take the streaming road.

@@ -28,17 +28,18 @@ enum StreamedDump {
         // work), then this thread joins in.
         var model: Model?
         var ahead: [Range<Int>] = []
-        var renderedAhead: [StreamedEntry?] = []
+        var rendering: AheadRendering?
         var allowance = RenderingAllowance(limits: limits, fileSize: bytes.count)
         if allowsConcurrency, DeepStack.availableThreads > 1, bytes.count >= minimumAheadBytes {
-            let rendering = AheadRendering(file: bytes, limits: limits)
+            let aheadRendering = AheadRendering(file: bytes, limits: limits)
+            rendering = aheadRendering
             // The renderer's recursion is bounded by `StreamingOutput.maximumLevel`.
             DeepStack.concurrentPerform(count: DeepStack.availableThreads, threads: DeepStack.availableThreads, stackSize: 8 << 20, first: {
                 model = Model(bytes, limits: limits, allowsConcurrency: false)
-                if model == nil { rendering.abandon() }
-            }) { _ in rendering.work() }
-            (ahead, renderedAhead) = rendering.finish()
-            allowance = rendering.allowance
+                if model == nil { aheadRendering.abandon() }
+            }) { _ in aheadRendering.work() }
+            ahead = aheadRendering.ranges
+            allowance = aheadRendering.allowance
         } else {
             model = Model(bytes, limits: limits, allowsConcurrency: allowsConcurrency)
         }
@@ -66,17 +67,22 @@ enum StreamedDump {
             StreamedEntry.render(model.jobs[later[index]].entry, limits: limits, allowance: allowance, context: context)
         }
 
+        let texts = StreamedTexts(file: bytes, ahead: rendering, aheadCount: ahead.count, later: renderedLater, headers: model.headers)
         let budget = StreamingBudget(limits: limits)
-        var (nodes, expandedBytes, nestedBytes) = (model.nodes, model.bytes, 0)
-        for position in positions {
-            let counts = position < ahead.count ? renderedAhead[position]?.counts : renderedLater[position - ahead.count]?.counts
-            guard let counts else { return nil }
-            nodes += counts.nodes
-            expandedBytes += counts.bytes
-            nestedBytes += counts.nestedBytes
+        // Usually every entry was rendered (the allowance never stopped) and all of them together,
+        // those of no object too, are within the limits: then no entry need be looked at.
+        let spent = allowance.spent
+        if allowance.isStopped || model.nodes + spent.nodes > budget.maxNodes || model.bytes + spent.bytes > budget.maxBytes
+            || spent.nestedBytes > budget.maxNestedBytes {
+            var (nodes, expandedBytes, nestedBytes) = (model.nodes, model.bytes, 0)
+            for position in positions {
+                guard let counts = texts.renderedEntry(position)?.counts else { return nil }
+                nodes += counts.nodes
+                expandedBytes += counts.bytes
+                nestedBytes += counts.nestedBytes
+            }
+            guard nodes <= budget.maxNodes, expandedBytes <= budget.maxBytes, nestedBytes <= budget.maxNestedBytes else { return nil }
         }
-        guard nodes <= budget.maxNodes, expandedBytes <= budget.maxBytes, nestedBytes <= budget.maxNestedBytes else { return nil }
-        let texts = StreamedTexts(ahead: renderedAhead, later: renderedLater, headers: model.headers)
         var streamed = [StreamedObject?](repeating: nil, count: model.archive.objects.count)
         for (position, job) in model.jobs.enumerated() {
             streamed[job.object] = StreamedObject(texts: texts, entryPosition: positions[position], headerRange: model.headerRanges[position])

@@ -3,12 +3,13 @@
 /// decoded object. The rest of the object's text (its path and class, see `StreamedObject`) is
 /// rendered apart, so an entry can be rendered before the outer archive says whose it is.
 struct StreamedEntry: Sendable {
-    /// The entry in the outer archive: decoded again only for a sink that is not a text writer
-    /// (see `JSONDeferred.streamedObject`).
-    let entry: ArraySlice<UInt8>
+    /// Where the entry lies in the file (indices of `StreamedTexts.file`): decoded again only
+    /// for a sink that is not a text writer (see `JSONDeferred.streamedObject`). A range, not a
+    /// slice: a slice would retain the file's buffer, a counter every thread would contend for.
+    let entry: Range<Int>
     let limits: DecodingLimits
     /// The text after `"state": `: the state, the object's remaining members and its `}`.
-    let text: [UInt8]
+    let text: RenderedText
     /// What rendering counted against the limits.
     let counts: Counts
 
@@ -18,10 +19,10 @@ struct StreamedEntry: Sendable {
         var nestedBytes: Int
     }
 
-    private init(entry: ArraySlice<UInt8>, limits: DecodingLimits, output: StreamingOutput, nestedBytes: Int) {
+    private init(entry: Range<Int>, limits: DecodingLimits, output: StreamingOutput, nestedBytes: Int, context: StreamingContext) {
         self.entry = entry
         self.limits = limits
-        text = output.writer.output.array
+        text = context.texts.keep(output.writer.output.bytes)
         counts = Counts(nodes: output.nodes, bytes: output.bytes, nestedBytes: nestedBytes)
     }
 
@@ -91,14 +92,14 @@ struct StreamedEntry: Sendable {
             }
             output.writer.closeContainer(UInt8(ascii: "}"))
             guard nestedBytes <= budget.maxNestedBytes else { throw GiveUp() }
-            return StreamedEntry(entry: entry, limits: limits, output: output, nestedBytes: nestedBytes)
+            return StreamedEntry(entry: entry.indices, limits: limits, output: output, nestedBytes: nestedBytes, context: context)
         }
     }
 
-    /// The object saved under `path` (of class `restorationClass`) with this entry, decoded the
-    /// usual way.
-    func decodedObject(path: IdentifierPath, restorationClass: String?) -> RestorationObject {
-        var object = RestorationArchive.object(path: path, entry: try? KeyedArchiveDecoder(limits: limits).decodeEntry(entry))
+    /// The object saved under `path` (of class `restorationClass`) with this entry of `file`,
+    /// decoded the usual way.
+    func decodedObject(path: IdentifierPath, restorationClass: String?, file: ArraySlice<UInt8>) -> RestorationObject {
+        var object = RestorationArchive.object(path: path, entry: try? KeyedArchiveDecoder(limits: limits).decodeEntry(file[entry]))
         object.restorationClass = restorationClass
         return object
     }
@@ -110,21 +111,33 @@ struct StreamedEntry: Sendable {
 ///
 /// Unchecked: `headers` is a `ByteBuffer`, which is not written to once the texts are made.
 final class StreamedTexts: @unchecked Sendable {
-    /// Entries rendered while the outer archive was decoded, then those rendered after it.
-    private let ahead: [StreamedEntry?]
+    /// The file whose entries these are.
+    let file: ArraySlice<UInt8>
+    /// Entries rendered while the outer archive was decoded (the first `aheadCount` positions),
+    /// then those rendered after it.
+    private let ahead: AheadRendering?
+    private let aheadCount: Int
     private let later: [StreamedEntry?]
     /// The headers of the objects, one after another (not written to again).
     let headers: ByteBuffer
 
-    init(ahead: [StreamedEntry?], later: [StreamedEntry?], headers: ByteBuffer) {
+    init(file: ArraySlice<UInt8>, ahead: AheadRendering?, aheadCount: Int, later: [StreamedEntry?], headers: ByteBuffer) {
+        self.file = file
         self.ahead = ahead
+        self.aheadCount = aheadCount
         self.later = later
         self.headers = headers
     }
 
-    /// The entry at `position`: first those rendered ahead, then the others.
+    /// The entry at `position`: first those rendered ahead, then the others; nil where the
+    /// renderer gave up.
+    func renderedEntry(_ position: Int) -> StreamedEntry? {
+        position < aheadCount ? ahead!.entry(position) : later[position - aheadCount]
+    }
+
+    /// The entry at `position`, of a document's object (so rendered).
     func entry(_ position: Int) -> StreamedEntry {
-        position < ahead.count ? ahead[position]! : later[position - ahead.count]!
+        renderedEntry(position)!
     }
 }
 
@@ -145,11 +158,20 @@ struct StreamedObject: Sendable {
     /// document, then `objects`.
     static var level: Int { StreamedEntry.level - 1 }
 
-    /// Calls `body` with the object's text: its header, from its `{` to `"state": `, and the
-    /// rest, its entry's text.
-    func withText<T>(_ body: (_ header: UnsafeRawBufferPointer, _ rest: UnsafeRawBufferPointer) -> T) -> T {
-        let header = UnsafeRawBufferPointer(rebasing: texts.headers.bytes[headerRange])
-        return texts.entry(entryPosition).text.withUnsafeBytes { body(header, $0) }
+    /// The object's header, from its `{` to `"state": `: valid while `texts` lives.
+    var header: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: texts.headers.bytes[headerRange])
+    }
+
+    /// The rest of the object's text, its entry's: valid while `texts` lives.
+    var rest: UnsafeRawBufferPointer {
+        texts.entry(entryPosition).text.bytes
+    }
+
+    /// The object saved under `path` (of class `restorationClass`) with this object's entry,
+    /// decoded the usual way.
+    func decodedObject(path: IdentifierPath, restorationClass: String?) -> RestorationObject {
+        entry.decodedObject(path: path, restorationClass: restorationClass, file: texts.file)
     }
 
     /// Appends the header of `object` to `buffer`; returns its range there.

@@ -16,6 +16,8 @@ final class StreamingContext {
     private var entryCopy: [UInt8] = []
     /// Where an entry's text is written before it is copied out at its size.
     let textBuffer = ByteBuffer(capacity: 16 * 1024)
+    /// Where entries' texts are kept, copied out of `textBuffer`.
+    var texts = TextBlocks()
 
     /// `entry`'s bytes in this thread's own buffer (which `body` must not keep).
     func withPrivateCopy<T>(of entry: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> T) -> T {
