@@ -28,8 +28,10 @@ final class AheadRendering: @unchecked Sendable {
         results.deallocate()
     }
 
-    /// Finds the entries if no thread has, then renders entries until none is left.
-    func work() {
+    /// Finds the entries if no thread has, then renders entries until none is left. `bytes` are
+    /// the file's (see `StreamedEntry.render(_:at:limits:allowance:context:)`).
+    func work(bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count == file.count, "the bytes are not the file's")
         lock.withLock {
             guard !found else { return }
             found = true
@@ -40,7 +42,9 @@ final class AheadRendering: @unchecked Sendable {
         let context = StreamingContext()
         while let taken = take() {
             for index in taken {
-                results[index] = StreamedEntry.render(file[ranges[index]], limits: limits, allowance: allowance, context: context)
+                let range = ranges[index]
+                let entry = UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound - file.startIndex)..<(range.upperBound - file.startIndex)])
+                results[index] = StreamedEntry.render(entry, at: range, limits: limits, allowance: allowance, context: context)
             }
         }
     }

@@ -33,11 +33,13 @@ enum StreamedDump {
         if allowsConcurrency, DeepStack.availableThreads > 1, bytes.count >= minimumAheadBytes {
             let aheadRendering = AheadRendering(file: bytes, limits: limits)
             rendering = aheadRendering
-            // The renderer's recursion is bounded by `StreamingOutput.maximumLevel`.
-            DeepStack.concurrentPerform(count: DeepStack.availableThreads, threads: DeepStack.availableThreads, stackSize: 8 << 20, first: {
-                model = Model(bytes, limits: limits, allowsConcurrency: false)
-                if model == nil { aheadRendering.abandon() }
-            }) { _ in aheadRendering.work() }
+            bytes.withUnsafeBytes { buffer in
+                // The renderer's recursion is bounded by `StreamingOutput.maximumLevel`.
+                DeepStack.concurrentPerform(count: DeepStack.availableThreads, threads: DeepStack.availableThreads, stackSize: 8 << 20, first: {
+                    model = Model(bytes, limits: limits, allowsConcurrency: false)
+                    if model == nil { aheadRendering.abandon() }
+                }) { _ in aheadRendering.work(bytes: buffer) }
+            }
             ahead = aheadRendering.ranges
             allowance = aheadRendering.allowance
         } else {

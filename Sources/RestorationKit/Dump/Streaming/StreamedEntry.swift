@@ -37,20 +37,26 @@ struct StreamedEntry: Sendable {
     static func render(
         _ entry: ArraySlice<UInt8>, limits: DecodingLimits, allowance: RenderingAllowance, context: StreamingContext
     ) -> StreamedEntry? {
+        entry.withUnsafeBytes { render($0, at: entry.indices, limits: limits, allowance: allowance, context: context) }
+    }
+
+    /// `render(_:limits:allowance:context:)` for an entry given as bytes, which lie at `range`
+    /// in the file: the threads rendering ahead take entries this way, since each slice of the
+    /// file they shared would count a reference to it, a counter they would all contend for.
+    static func render(
+        _ entry: UnsafeRawBufferPointer, at range: Range<Int>, limits: DecodingLimits, allowance: RenderingAllowance,
+        context: StreamingContext
+    ) -> StreamedEntry? {
         guard let budget = allowance.next() else { return nil }
-        let rendered = render(entry, limits: limits, budget: budget, context: context)
+        let rendered = context.withPrivateCopy(of: entry) { copy in
+            try? render(copy, at: range, limits: limits, budget: budget, context: context)
+        }
         allowance.record(rendered)
         return rendered
     }
 
     private static func render(
-        _ entry: ArraySlice<UInt8>, limits: DecodingLimits, budget: StreamingBudget, context: StreamingContext
-    ) -> StreamedEntry? {
-        context.withPrivateCopy(of: entry) { copy in try? render(entry, copy: copy, limits: limits, budget: budget, context: context) }
-    }
-
-    private static func render(
-        _ entry: ArraySlice<UInt8>, copy: ArraySlice<UInt8>, limits: DecodingLimits, budget: StreamingBudget, context: StreamingContext
+        _ copy: ArraySlice<UInt8>, at entry: Range<Int>, limits: DecodingLimits, budget: StreamingBudget, context: StreamingContext
     ) throws(GiveUp) -> StreamedEntry {
         try BinaryPropertyList.withTable(copy) { (table) throws(GiveUp) in
             var output = StreamingOutput(level: level, budget: budget, buffer: context.textBuffer)
@@ -92,7 +98,7 @@ struct StreamedEntry: Sendable {
             }
             output.writer.closeContainer(UInt8(ascii: "}"))
             guard nestedBytes <= budget.maxNestedBytes else { throw GiveUp() }
-            return StreamedEntry(entry: entry.indices, limits: limits, output: output, nestedBytes: nestedBytes, context: context)
+            return StreamedEntry(entry: entry, limits: limits, output: output, nestedBytes: nestedBytes, context: context)
         }
     }
 

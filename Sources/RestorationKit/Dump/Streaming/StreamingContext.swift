@@ -20,7 +20,7 @@ final class StreamingContext {
     var texts = TextBlocks()
 
     /// `entry`'s bytes in this thread's own buffer (which `body` must not keep).
-    func withPrivateCopy<T>(of entry: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> T) -> T {
+    func withPrivateCopy<T>(of entry: UnsafeRawBufferPointer, _ body: (ArraySlice<UInt8>) -> T) -> T {
         entryCopy.removeAll(keepingCapacity: true)
         entryCopy.append(contentsOf: entry)
         return body(entryCopy[...])
