@@ -10,7 +10,15 @@ final class ByteBuffer {
 
     init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)
-        start = .allocate(capacity: self.capacity)
+        start = Self.allocate(self.capacity)
+    }
+
+    /// Megabytes of text (the headers of a large archive's objects) in large pages.
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard capacity >= 2 * LargePages.size else { return .allocate(capacity: capacity) }
+        let start = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: LargePages.size)
+        LargePages.advise(start, count: capacity)
+        return start.bindMemory(to: UInt8.self, capacity: capacity)
     }
 
     deinit {
@@ -69,7 +77,7 @@ final class ByteBuffer {
     }
 
     private func resize(to newCapacity: Int) {
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        let moved = Self.allocate(newCapacity)
         moved.initialize(from: start, count: count)
         start.deallocate()
         start = moved

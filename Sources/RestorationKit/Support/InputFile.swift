@@ -49,6 +49,9 @@ public enum InputFile {
         // The first buffer is read into uninitialized: zeroing a large file's worth first would
         // touch every page twice.
         var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            if expectedSize >= parallelReadSize {
+                LargePages.advise(buffer.baseAddress!, count: buffer.count)
+            }
             if expectedSize >= parallelReadSize, readInParallel(descriptor, into: buffer.baseAddress!, count: expectedSize) {
                 count = expectedSize
             }

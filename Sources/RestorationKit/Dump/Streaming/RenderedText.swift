@@ -25,9 +25,10 @@ struct RenderedText: @unchecked Sendable {
 /// not an allocation each.
 struct TextBlocks {
     private var current: TextBlock?
-    /// The next block's size: small for a few small entries, up to `largestBlock` for many.
+    /// The next block's size: small for a few small entries, up to `largestBlock` for many
+    /// (one large page, see `LargePages`).
     private var nextCapacity = 64 << 10
-    private static var largestBlock: Int { 1 << 20 }
+    private static var largestBlock: Int { LargePages.size }
 
     /// A copy of `text`.
     mutating func keep(_ text: UnsafeRawBufferPointer) -> RenderedText {
@@ -52,7 +53,12 @@ private final class TextBlock {
 
     init(capacity: Int) {
         self.capacity = capacity
-        start = .allocate(byteCount: max(capacity, 1), alignment: 16)
+        if capacity >= LargePages.size {
+            start = .allocate(byteCount: capacity, alignment: LargePages.size)
+            LargePages.advise(start, count: capacity)
+        } else {
+            start = .allocate(byteCount: max(capacity, 1), alignment: 16)
+        }
     }
 
     deinit {
