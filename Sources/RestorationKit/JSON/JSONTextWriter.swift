@@ -243,7 +243,8 @@ struct JSONTextWriter: JSONSink {
 
     /// A comma unless first, then a new line indented to the current level.
     mutating func startMember(first: Bool) {
-        if output.count >= Self.chunkSize { flush() }
+        // A writer that keeps its text (the headers of a large archive, say) never flushes.
+        if output.count >= Self.chunkSize, sink != nil { flush() }
         if !first { output.append(UInt8(ascii: ",")) }
         newline()
     }

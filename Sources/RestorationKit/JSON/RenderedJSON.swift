@@ -30,8 +30,12 @@ extension JSONTextWriter {
         writeRendered(object.rest, level: StreamedObject.level)
     }
 
+    /// A key of ours, which needs no escape.
     mutating func writeKey(utf8 key: StaticString, first: Bool) {
-        writeKey(utf8: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), first: first)
+        startMember(first: first)
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        output.append("\": ")
     }
 
     // MARK: Containers written member by member (the streaming renderer sorts keys itself)
