@@ -11,8 +11,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // libplist is used only for XML property lists; binary ones go through our own
-        // bounds-checked reader (see PropertyList/BinaryPropertyListReader.swift for why).
+        // libplist is the second reader the tests compare ours with, binary and XML (the tool
+        // reads both formats itself; see PropertyList/XMLPropertyListReader.swift for why).
         .systemLibrary(
             name: "CPlist",
             pkgConfig: "libplist-2.0",
@@ -20,7 +20,6 @@ let package = Package(
         ),
         .target(
             name: "RestorationKit",
-            dependencies: ["CPlist"],
             // The decoder's classes are checked for exclusive access statically; the dynamic
             // checks cost about 5% of a large dump's instructions in release builds.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]

@@ -416,6 +416,14 @@ def restoration_archive(saved, **options):
 # --- ios8-tabbar ----------------------------------------------------------------------------
 
 MODULE = "_TtC20StateRestorationDemo"
+# The "Top Level" values Apple's restorationArchiveTool printed for the real archive (FORMAT.md,
+# "Evidence"); ios8-tabbar borrows them.
+STATEDEMO_METADATA = dict(
+    system_version="8.0",
+    bundle_version="1",
+    timestamp=datetime.datetime(2014, 7, 6, 16, 5, 18, tzinfo=UTC),
+    idiom=0,
+)
 FIRST_VC = MODULE + "19FirstViewController"
 SECOND_VC = MODULE + "20SecondViewController"
 CITY_VC = MODULE + "18CityViewController"
@@ -470,10 +478,7 @@ def ios8_tabbar_archive():
     ]
     return restoration_archive(
         saved,
-        system_version="8.0",
-        bundle_version="1",
-        timestamp=datetime.datetime(2014, 7, 6, 16, 5, 18, tzinfo=UTC),
-        idiom=0,
+        **STATEDEMO_METADATA,
         class_map={CITY: CITY_VC},
         extra_top={
             "kFirstRespondersKey": [TEXT_VIEW],
@@ -486,6 +491,54 @@ def ios8_tabbar_archive():
             },
             "AppLaunchCount": Int(3),
         })
+
+
+# --- evidence: StateRestorationDemo as Apple's restorationArchiveTool printed it ----------------
+# ../shared/FORMAT.md, "Evidence": the tool's output for a real iOS 8 archive and UIKit's log of
+# restoring it (shagedorn/StateRestorationDemo, Presentation/data_example.png and log_example.png).
+# Every key and value below is one the screenshot prints; nothing else is added.
+
+EVIDENCE_TAB = "TabController"
+EVIDENCE_FIRST = EVIDENCE_TAB + "/:[0]:/" + FIRST_VC
+EVIDENCE_NAV = EVIDENCE_TAB + "/:[1]:/NavigationController"
+EVIDENCE_SECOND = EVIDENCE_NAV + "/:[0]:/" + SECOND_VC
+EVIDENCE_CITY = EVIDENCE_NAV + "/:[1]:/" + CITY_VC
+
+
+def evidence_statedemo_archive():
+    """The outer archive: the "Top Level" keys, the class map, the log's five identifier paths in
+    the log's order, and one entry per path. The screenshot shows the first three objects' keys;
+    it ends before the last two, whose archives are therefore empty (no key is invented)."""
+    saved = [
+        (EVIDENCE_TAB, keyed_archive_bytes({
+            "kTabBarSelectedViewControllerKey": Proxy(EVIDENCE_NAV),
+            "kViewControllerViewWasLoadedKey": True,
+        })),
+        # "encodingKeySliderValue............0.8926057": a float (encodeFloat:forKey:), which
+        # CoreFoundation writes as a 4-byte real; plistlib cannot, so this one is hand-written.
+        (EVIDENCE_FIRST, hand_keyed(
+            {"encodingKeySliderValue": Leaf(enc_real32(0.8926057)), "kViewControllerViewWasLoadedKey": True},
+            ["$null"])),
+        (EVIDENCE_NAV, keyed_archive_bytes({
+            "kUIViewControllerChildrenKey": [EVIDENCE_SECOND, EVIDENCE_CITY],
+            "kViewControllerViewWasLoadedKey": True,
+        })),
+        (EVIDENCE_SECOND, keyed_archive_bytes({})),
+        (EVIDENCE_CITY, keyed_archive_bytes({})),
+    ]
+    return restoration_archive(
+        saved,
+        **STATEDEMO_METADATA,
+        class_map={EVIDENCE_CITY: CITY_VC})
+
+
+def evidence_files():
+    """evidence/: archives that reproduce what real files and Apple's tools showed."""
+    archive = evidence_statedemo_archive()
+    return {
+        "evidence/statedemo-ios8.data": binary(archive),
+        "evidence/statedemo-ios8.xml": plistlib.dumps(uids_to_cf_dicts(archive), fmt=plistlib.FMT_XML),
+    }
 
 
 # --- ios7-plain -----------------------------------------------------------------------------
@@ -735,9 +788,11 @@ def unsupported_version_parts():
     return parts
 
 
-def missing_metadata_parts():
+def malformed_metadata_parts():
     parts = clean_archive_parts()
+    # A missing key is no finding (each metadata key is optional in some iOS version) ...
     del parts["metadata"][TIMESTAMP]
+    # ... a value of the wrong type is.
     parts["metadata"][IDIOM] = "phone"          # a string object instead of an inline integer
     return parts
 
@@ -758,6 +813,15 @@ def selected_tab_not_child_parts():
     return parts
 
 
+def selected_tab_not_child_by_path_parts():
+    parts = clean_archive_parts()
+    # As real tab bar controllers write it (FORMAT.md, Evidence): no children list, so the tabs
+    # are known from the paths alone; List's path is not directly under TabController.
+    del parts["entries"][TAB][CHILDREN]
+    parts["entries"][TAB][SELECTED_TAB] = Proxy(LIST)
+    return parts
+
+
 def proxy_without_path_parts():
     parts = clean_archive_parts()
     # A proxy object with no kObjectIdentifierPathProxyIdentifierPathKey field at all.
@@ -768,7 +832,9 @@ def proxy_without_path_parts():
 
 def first_responder_unknown_path_parts():
     parts = clean_archive_parts()
-    parts["extra_top"][FIRST_RESPONDERS] = [LIST + "/SearchField"]   # no such view or object
+    # Neither a saved object or view nor a view of a saved object (a view of List that wrote no
+    # state of its own would have no entry, and is not reported).
+    parts["extra_top"][FIRST_RESPONDERS] = [TAB + "/:[2]:/NavigationController/SearchField"]
     return parts
 
 
@@ -782,9 +848,10 @@ RULE_VARIANTS = {   # file name (the rule's name) -> parts
     "duplicate-sibling-identifier": duplicate_sibling_identifier_parts,
     "class-map-unknown-path": class_map_unknown_path_parts,
     "unsupported-version": unsupported_version_parts,
-    "missing-metadata": missing_metadata_parts,
+    "malformed-metadata": malformed_metadata_parts,
     "undecodable-state": undecodable_state_parts,
     "selected-tab-not-child": selected_tab_not_child_parts,
+    "selected-tab-not-child-by-path": selected_tab_not_child_by_path_parts,
     "proxy-without-path": proxy_without_path_parts,
     "first-responder-unknown-path": first_responder_unknown_path_parts,
 }
@@ -1346,10 +1413,7 @@ def long_path_archive():
     path = long_identifier_path()
     return restoration_archive(
         [(path, view_controller_state("CityViewController"))],
-        system_version="8.0",
-        bundle_version="1",
-        timestamp=datetime.datetime(2014, 7, 6, 16, 5, 18, tzinfo=UTC),
-        idiom=0,
+        **STATEDEMO_METADATA,
         class_map={path: CITY_VC})
 
 
@@ -1415,6 +1479,7 @@ def main(argv):
     files.update(hostile_files(files["ios8-tabbar.data"]))
     files.update(validate_files())
     files.update(diff_files())
+    files.update(evidence_files())
     for name, data in files.items():
         path = os.path.join(out_dir, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)

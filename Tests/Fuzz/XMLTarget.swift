@@ -1,6 +1,6 @@
-// libFuzzer target for the XML path: our nesting pre-check, libplist's plist_from_xml and the
-// conversion of its nodes. Inputs are made to look like XML property lists so that every
-// execution reaches libplist.
+// libFuzzer target for the XML path: our own XML property-list reader and the keyed-archive
+// decoder on what it reads. Inputs are made to look like XML property lists so that every
+// execution reaches the reader.
 
 let fuzzLimits = DecodingLimits(maxDepth: 200, maxNodes: 50_000, maxArchiveDepth: 8, maxInputBytes: 1 << 20)
 private let header = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">".utf8)

@@ -2,10 +2,10 @@ import CPlist
 import XCTest
 @testable import RestorationKit
 
-/// Keeps libplist and our binary reader honest against each other: every well-formed binary
+/// Keeps libplist and our readers honest against each other: every well-formed binary and XML
 /// fixture, and every nested archive inside it, read by both gives the same values, except
 /// where libplist 2.2.0 is known to lose information (the sign of integers, dates beyond
-/// 32-bit seconds and below a microsecond).
+/// 32-bit seconds and below a microsecond; XMLPropertyListReaderTests has those cases).
 final class LibplistDifferentialTests: XCTestCase {
     func testEveryBinaryFixtureReadsTheSameThroughLibplist() throws {
         var compared = 0
@@ -14,6 +14,22 @@ final class LibplistDifferentialTests: XCTestCase {
             compared += try compareRecursively(bytes[...], name: name)
         }
         XCTAssertGreaterThanOrEqual(compared, 15, "nested archives should have been compared too")
+    }
+
+    func testEveryXMLFixtureReadsTheSameThroughLibplist() throws {
+        var compared = 0
+        for name in ["ios8-tabbar.xml", "diff/xml-twin.xml", "evidence/statedemo-ios8.xml"] {
+            let bytes = try FixtureFiles.bytes(name)
+            let ours = try PropertyListReader().read(bytes[...])
+            let document = try XCTUnwrap(LibplistDocument(xml: bytes[...]), "libplist could not read \(name)")
+            var converter = LibplistConverter(limits: .default)
+            assertAgree(ours, try converter.convert(document.root), at: name)
+            compared += 1
+            for nested in nestedPropertyLists(in: ours) {
+                compared += try compareRecursively(nested, name: name + " > nested")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(compared, 15)
     }
 
     func testXMLFixtureMatchesItsBinaryTwin() throws {

@@ -13,9 +13,10 @@ final class ValidateCommandTests: XCTestCase {
         "duplicate-sibling-identifier.data": "duplicate-sibling-identifier",
         "class-map-unknown-path.data": "class-map-unknown-path",
         "unsupported-version.data": "unsupported-version",
-        "missing-metadata.data": "missing-metadata",
+        "malformed-metadata.data": "malformed-metadata",
         "undecodable-state.data": "undecodable-state",
         "selected-tab-not-child.data": "selected-tab-not-child",
+        "selected-tab-not-child-by-path.data": "selected-tab-not-child",
         "proxy-without-path.data": "proxy-without-path",
         "first-responder-unknown-path.data": "first-responder-unknown-path",
         "pending-discard.savedState": "pending-discard",
@@ -57,7 +58,8 @@ final class ValidateCommandTests: XCTestCase {
     }
 
     func testCleanFixturesHaveNoErrors() throws {
-        for name in ["validate/clean.data", "ios8-tabbar.data", "ios8-tabbar.xml", "ios7-plain.data", "values.data"] {
+        for name in ["validate/clean.data", "ios8-tabbar.data", "ios8-tabbar.xml", "ios7-plain.data", "values.data",
+                     "evidence/statedemo-ios8.data", "evidence/statedemo-ios8.xml"] {
             let (run, document) = try self.document(["Fixtures/" + name])
             XCTAssertEqual(run.status, 0, name)
             XCTAssertEqual(document["errors"] as? Int, 0, "\(name): \(diagnostics(document))")
@@ -68,11 +70,12 @@ final class ValidateCommandTests: XCTestCase {
 
     /// Every rule fixture's text and JSON report, golden.
     func testGoldenOutput() throws {
-        for (fixture, rule) in Self.ruleFixtures.sorted(by: { $0.value < $1.value }) {
+        for fixture in Self.ruleFixtures.keys.sorted() {
+            let name = "validate-" + fixture.split(separator: ".")[0]
             let text = try ToolRunner.run(["validate", "Fixtures/validate/" + fixture])
-            try GoldenFiles.assertMatches(text.stdout, "validate-\(rule).txt")
+            try GoldenFiles.assertMatches(text.stdout, name + ".txt")
             let json = try ToolRunner.run(["validate", "--json", "Fixtures/validate/" + fixture])
-            try GoldenFiles.assertMatches(json.stdout, "validate-\(rule).json")
+            try GoldenFiles.assertMatches(json.stdout, name + ".json")
         }
     }
 
@@ -89,6 +92,10 @@ final class ValidateCommandTests: XCTestCase {
         let other = try ToolRunner.run(["validate", "--bundle-version", "43", "Fixtures/validate/clean.data"])
         XCTAssertEqual(other.status, 0)
         XCTAssertTrue(other.stdout.contains("warning[bundle-version-mismatch]: (archive): the archive was saved with bundle version \"42\", not \"43\""), other.stdout)
+        // The bundle version is optional: an archive without one is not reported.
+        let none = try ToolRunner.run(["validate", "--strict", "--bundle-version", "43", "Fixtures/ios7-plain.data"])
+        XCTAssertEqual(none.status, 0, none.stdout)
+        XCTAssertFalse(none.stdout.contains("bundle-version-mismatch"), none.stdout)
     }
 
     func testSavedStateDirectories() throws {
@@ -158,6 +165,25 @@ final class ValidateCommandTests: XCTestCase {
         XCTAssertEqual(rules.first { $0["rule"] as? String == "class-map-unknown-path" }?["severities"] as? [String], ["error", "warning"])
         XCTAssertEqual(rules.first { $0["rule"] as? String == "orphan-path" }?["severities"] as? [String], ["warning"])
         XCTAssertTrue(rules.allSatisfy { ($0["summary"] as? String)?.isEmpty == false })
+        XCTAssertTrue(rules.allSatisfy { ($0["reads"] as? [String])?.isEmpty == false && ($0["predicts"] as? String)?.isEmpty == false })
+    }
+
+    /// The manual says, per rule, which keys it reads and what UIKit does: the same words as
+    /// `--list-rules --json`, inside that rule's entry.
+    func testManualPageSaysWhatEachRuleReadsAndPredicts() throws {
+        let manual = try String(contentsOfFile: ToolRunner.packageRoot + "/man/restoration-tool.1", encoding: .utf8)
+        let run = try ToolRunner.run(["validate", "--list-rules", "--json"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        for rule in try XCTUnwrap(document["rules"] as? [[String: Any]]) {
+            let name = try XCTUnwrap(rule["rule"] as? String)
+            let start = try XCTUnwrap(manual.range(of: ".It Sy \(name) Pq"), name)
+            let end = manual.range(of: ".It Sy ", range: start.upperBound..<manual.endIndex)?.lowerBound ?? manual.endIndex
+            let entry = manual[start.lowerBound..<end]
+            let reads = try XCTUnwrap(rule["reads"] as? [String]).joined(separator: ", ")
+            XCTAssertTrue(entry.contains("Reads: \(reads)."), "\(name): the manual's entry does not say it reads \(reads)")
+            let predicts = try XCTUnwrap(rule["predicts"] as? String)
+            XCTAssertTrue(entry.contains("Predicts: \(predicts)."), "\(name): the manual's entry does not say it predicts \(predicts)")
+        }
     }
 
     func testEveryRuleIsDocumentedInTheManualPage() throws {

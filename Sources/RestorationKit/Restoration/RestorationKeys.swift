@@ -13,6 +13,8 @@ public enum RestorationKeys {
     public static let presentedViewController = "kPresentedViewControllerKey"
     public static let tabBarSelectedViewController = "kTabBarSelectedViewControllerKey"
     public static let proxyClass = "_UIObjectIdentifierPathProxy"
+    public static let proxyPath = "kObjectIdentifierPathProxyIdentifierPathKey"
+    public static let firstResponders = "kFirstRespondersKey"
 
     /// Keys of the outer archive that the model reads into its own properties.
     static let metadata: Set<String> = [

@@ -14,20 +14,21 @@ enum MetadataRules {
             diagnostics.append(Diagnostic(.error, .unsupportedVersion, key: RestorationKeys.majorVersion,
                 "the archive major version \(found); UIKit reads version 2 and will not restore this archive"))
         }
+        // Each of these is optional (the bundle version always, the others before iOS 7): only a
+        // value of the wrong type is reported, never a missing key.
         let metadata: [(String, String, Bool)] = [
             (RestorationKeys.bundleVersion, "bundle version", archive.bundleVersion != nil),
             (RestorationKeys.systemVersion, "system version", archive.systemVersion != nil),
             (RestorationKeys.timestamp, "timestamp", archive.timestamp != nil),
             (RestorationKeys.userInterfaceIdiom, "user interface idiom", archive.userInterfaceIdiom != nil),
         ]
-        for (key, name, present) in metadata where !present {
-            let problem = top[key].map { "is \($0.kindDescription) of the wrong type" } ?? "is missing"
-            diagnostics.append(Diagnostic(.warning, .missingMetadata, key: key, "the \(name) (\(key)) \(problem)"))
+        for (key, name, readable) in metadata where !readable {
+            guard let value = top[key] else { continue }
+            diagnostics.append(Diagnostic(.warning, .malformedMetadata, key: key, "the \(name) (\(key)) is \(value.kindDescription) of the wrong type"))
         }
-        if let expected = expectedBundleVersion, archive.bundleVersion != expected {
-            let saved = archive.bundleVersion.map { "bundle version \"\($0)\"" } ?? "no bundle version"
+        if let expected = expectedBundleVersion, let saved = archive.bundleVersion, saved != expected {
             diagnostics.append(Diagnostic(.warning, .bundleVersionMismatch, key: RestorationKeys.bundleVersion,
-                "the archive was saved with \(saved), not \"\(expected)\"; an app that checks the version in application(_:shouldRestoreApplicationState:) will not restore it"))
+                "the archive was saved with bundle version \"\(saved)\", not \"\(expected)\"; an app that checks the version in application(_:shouldRestoreApplicationState:) will not restore it"))
         }
         return diagnostics
     }

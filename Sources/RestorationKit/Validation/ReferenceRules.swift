@@ -17,7 +17,7 @@ enum ReferenceRules {
                 }
             }
         }
-        for (key, value) in context.archive.appState.entries where key != "kFirstRespondersKey" {
+        for (key, value) in context.archive.appState.entries where key != RestorationKeys.firstResponders {
             diagnostics += checkReferences(in: value, path: nil, key: key, context)
         }
         diagnostics += checkFirstResponders(context)
@@ -60,12 +60,22 @@ enum ReferenceRules {
         return diagnostics
     }
 
+    /// The selected tab must be one of the tab bar controller's children: those of its children
+    /// list when it wrote one, otherwise the objects whose path's parent is its own path (the
+    /// real archives seen so far have no children list for a tab bar controller; FORMAT.md).
     private static func checkSelectedTab(_ state: ArchiveFields, children: [ArchiveValue], container: String, _ context: ValidationContext) -> [Diagnostic] {
         let key = RestorationKeys.tabBarSelectedViewController
         guard case .reference(let selected)? = state[key], context.saved.contains(selected) else { return [] }
-        guard !children.compactMap(target(of:)).contains(selected) else { return [] }
+        let reason: String
+        if case .array? = state[RestorationKeys.children] {
+            guard !children.compactMap(target(of:)).contains(selected) else { return [] }
+            reason = "isn't one of the tab bar controller's children (\(RestorationKeys.children))"
+        } else {
+            guard IdentifierPath(selected).parent?.rawValue != container else { return [] }
+            reason = "isn't a child of the tab bar controller (its path's parent is not \(container))"
+        }
         return [Diagnostic(.error, .selectedTabNotChild, path: container, key: key,
-            "the selected view controller \(selected) isn't one of the tab bar controller's children: UIKit logs \"TabBarController's selected view controller from State Restoration isn't contained in Tab Controller, skipping\" and keeps its default selection")]
+            "the selected view controller \(selected) \(reason): UIKit logs \"TabBarController's selected view controller from State Restoration isn't contained in Tab Controller, skipping\" and keeps its default selection")]
     }
 
     /// Every `_UIObjectIdentifierPathProxy` in `value`, nested archives included.
@@ -103,15 +113,18 @@ enum ReferenceRules {
             "\(place) is an object reference (\(RestorationKeys.proxyClass)) without a string kObjectIdentifierPathProxyIdentifierPathKey: UIKit logs \"Couldn't decode restoration identifier path, returning nil\"")
     }
 
+    /// A first responder is a saved object or a view of one. A view that wrote no state may
+    /// have no entry of its own, so a path whose parent is a saved object or view is not reported.
     private static func checkFirstResponders(_ context: ValidationContext) -> [Diagnostic] {
-        guard case .array(let paths)? = context.archive.appState["kFirstRespondersKey"] else { return [] }
+        guard case .array(let paths)? = context.archive.appState[RestorationKeys.firstResponders] else { return [] }
         // Views of an object whose state cannot be decoded are unknown; that object is reported already.
         let undecodable = UndecodableObjects(context.archive)
+        func isKnown(_ path: String) -> Bool { context.saved.contains(path) || context.viewPaths.contains(path) }
         return paths.compactMap(\.stringValue).compactMap { path in
-            guard !context.saved.contains(path), !context.viewPaths.contains(path) else { return nil }
+            guard !isKnown(path), IdentifierPath(path).parent.map({ isKnown($0.rawValue) }) != true else { return nil }
             guard !undecodable.containsAncestor(of: path) else { return nil }
-            return Diagnostic(.warning, .firstResponderUnknownPath, path: path, key: "kFirstRespondersKey",
-                "the first responder path names neither a saved object nor a saved view: UIKit cannot make it first responder again")
+            return Diagnostic(.warning, .firstResponderUnknownPath, path: path, key: RestorationKeys.firstResponders,
+                "the first responder path names neither a saved object or view nor a view of a saved object: UIKit cannot make it first responder again")
         }
     }
 

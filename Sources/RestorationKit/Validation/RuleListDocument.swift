@@ -1,5 +1,5 @@
 /// `validate --list-rules --json` (schema version 1): every rule with the severities it can
-/// have and what it finds.
+/// have, what it finds, the keys it reads and what UIKit does with such an archive.
 public struct RuleListDocument: Encodable {
     public static let schemaVersion = 1
 
@@ -19,6 +19,8 @@ public struct RuleListDocument: Encodable {
             try container.encode(rule.rawValue, forKey: "rule")
             try container.encode(rule.severities.split(separator: "/").map(String.init), forKey: "severities")
             try container.encode(rule.summary, forKey: "summary")
+            try container.encode(rule.reads, forKey: "reads")
+            try container.encode(rule.predicts, forKey: "predicts")
         }
     }
 }

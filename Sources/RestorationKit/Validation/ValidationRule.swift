@@ -9,7 +9,7 @@ public enum ValidationRule: String, Sendable, CaseIterable {
     case duplicateSiblingIdentifier = "duplicate-sibling-identifier"
     case classMapUnknownPath = "class-map-unknown-path"
     case unsupportedVersion = "unsupported-version"
-    case missingMetadata = "missing-metadata"
+    case malformedMetadata = "malformed-metadata"
     case undecodableState = "undecodable-state"
     case bundleVersionMismatch = "bundle-version-mismatch"
     case selectedTabNotChild = "selected-tab-not-child"
@@ -23,7 +23,7 @@ public enum ValidationRule: String, Sendable, CaseIterable {
     public var severities: String {
         switch self {
         case .classMapUnknownPath: "error/warning"
-        case .unlistedObject, .orphanPath, .missingMetadata, .bundleVersionMismatch, .firstResponderUnknownPath,
+        case .unlistedObject, .orphanPath, .malformedMetadata, .bundleVersionMismatch, .firstResponderUnknownPath,
              .pendingDiscard, .interruptedRestore, .unreadableSidecar: "warning"
         default: "error"
         }
@@ -40,16 +40,67 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .orphanPath: "a path's parent path has no saved object"
         case .duplicateSiblingIdentifier: "a container's children include the same path twice"
         case .classMapUnknownPath: "a restoration class map entry names no saved object, or an empty class name"
-        case .unsupportedVersion: "the archive's major version is not 2"
-        case .missingMetadata: "bundle version, system version, timestamp or idiom is missing or of the wrong type"
+        case .unsupportedVersion: "the archive's major version is missing or not 2"
+        case .malformedMetadata: "a bundle version, system version, timestamp or idiom is present but of the wrong type"
         case .undecodableState: "an object's or view's entry is not a decodable keyed archive"
-        case .bundleVersionMismatch: "the archive was saved by another bundle version than --bundle-version"
-        case .selectedTabNotChild: "a tab bar controller's selected view controller is not one of its children"
+        case .bundleVersionMismatch: "the archive names another bundle version than --bundle-version"
+        case .selectedTabNotChild: "a tab bar controller's selected view controller is neither in its children list nor a child by its path"
         case .proxyWithoutPath: "an object reference has no identifier path"
-        case .firstResponderUnknownPath: "a first responder path names no saved object or view"
+        case .firstResponderUnknownPath: "a first responder path names no saved object or view, and its parent path none either"
         case .pendingDiscard: "inprogress.data shows the next interrupted restore, or the next launch, deletes the archive"
         case .interruptedRestore: "inprogress.data shows a restore was under way when the app stopped"
         case .unreadableSidecar: "inprogress.data or restorationInfo.plist cannot be read"
+        }
+    }
+
+    /// The archive keys the rule reads. A rule reports only what it finds under these keys, never
+    /// their absence (except `unsupported-version`: UIKit writes the major version in every archive).
+    public var reads: [String] {
+        switch self {
+        case .danglingReference:
+            [RestorationKeys.children, RestorationKeys.proxyPath + " (in any object's or view's state)", RestorationKeys.identifierPaths]
+        case .missingObject: [RestorationKeys.identifierPaths, "<identifier path> entries"]
+        case .unlistedObject: ["<identifier path> entries", RestorationKeys.identifierPaths]
+        case .duplicatePath, .malformedPath: [RestorationKeys.identifierPaths]
+        case .orphanPath: [RestorationKeys.identifierPaths, "<identifier path> entries"]
+        case .duplicateSiblingIdentifier: [RestorationKeys.children]
+        case .classMapUnknownPath: [RestorationKeys.classMap, RestorationKeys.identifierPaths]
+        case .unsupportedVersion: [RestorationKeys.majorVersion]
+        case .malformedMetadata:
+            [RestorationKeys.bundleVersion, RestorationKeys.systemVersion, RestorationKeys.timestamp, RestorationKeys.userInterfaceIdiom]
+        case .undecodableState: ["<identifier path> entries", RestorationKeys.viewRestorationData]
+        case .bundleVersionMismatch: [RestorationKeys.bundleVersion]
+        case .selectedTabNotChild: [RestorationKeys.tabBarSelectedViewController, RestorationKeys.children, RestorationKeys.identifierPaths]
+        case .proxyWithoutPath: [RestorationKeys.proxyPath + " of every " + RestorationKeys.proxyClass]
+        case .firstResponderUnknownPath: [RestorationKeys.firstResponders, RestorationKeys.identifierPaths, RestorationKeys.viewRestorationData]
+        case .pendingDiscard, .interruptedRestore: ["kRestorationTriesLeft (inprogress.data)"]
+        case .unreadableSidecar: ["inprogress.data", "restorationInfo.plist"]
+        }
+    }
+
+    /// What UIKit does with such an archive: the line its debug log writes, where one is known
+    /// (FORMAT.md, "What fails at restore time"), or the consequence.
+    public var predicts: String {
+        switch self {
+        case .danglingReference:
+            "\"Can't find Child View Controller at index N with identifier P, truncating child array\" for a child; a reference decodes as nil"
+        case .missingObject: "the object is not restored (no state to decode)"
+        case .unlistedObject: "the state is never read: UIKit restores listed paths only"
+        case .duplicatePath: "the object is restored once"
+        case .malformedPath: "no UIKit log line: UIKit writes index components only as :[n]: before a child"
+        case .orphanPath: "the object has no container to be restored into"
+        case .duplicateSiblingIdentifier: "the two children cannot be restored as two view controllers"
+        case .classMapUnknownPath: "an unused class-map entry; an empty class name finds no restoration class"
+        case .unsupportedVersion: "\"State restoration archive was saved with major version N ... Current major version 2\"; the archive is not restored"
+        case .malformedMetadata: "no restore failure by itself: a sign of a damaged or unusual archive"
+        case .undecodableState: "the object's or view's state cannot be decoded"
+        case .bundleVersionMismatch: "an app that compares the version in application(_:shouldRestoreApplicationState:) refuses the archive"
+        case .selectedTabNotChild: "\"TabBarController's selected view controller from State Restoration isn't contained in Tab Controller, skipping\""
+        case .proxyWithoutPath: "\"Warning! Couldn't decode restoration identifier path, returning nil\""
+        case .firstResponderUnknownPath: "the first responder is not made first responder again"
+        case .pendingDiscard: "\"Too many failed attempts to restore state ... deleting\""
+        case .interruptedRestore: "a restore was under way when the app stopped; UIKit counts the try"
+        case .unreadableSidecar: "unknown: the tool cannot tell what UIKit makes of the file"
         }
     }
 }

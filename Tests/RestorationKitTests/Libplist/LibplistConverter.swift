@@ -1,4 +1,5 @@
-internal import CPlist
+import CPlist
+@testable import RestorationKit
 
 /// Converts a libplist node tree into `PropertyListValue`, bounded like our own reader.
 ///
@@ -106,5 +107,30 @@ struct LibplistConverter {
             return .uid(UInt64(index))
         }
         return .dictionary(PropertyListDictionary(keys: keys, values: values))
+    }
+}
+
+/// Owns the node tree libplist allocates for one document and frees it.
+final class LibplistDocument {
+    let root: plist_t
+
+    /// Parses XML; nil when libplist cannot.
+    init?(xml: ArraySlice<UInt8>) {
+        var root: plist_t? = nil
+        xml.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { characters in
+                plist_from_xml(characters.baseAddress, UInt32(characters.count), &root)
+            }
+        }
+        guard let root else { return nil }
+        self.root = root
+    }
+
+    init(owning root: plist_t) {
+        self.root = root
+    }
+
+    deinit {
+        plist_free(root)
     }
 }

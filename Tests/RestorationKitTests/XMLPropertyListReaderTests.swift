@@ -1,0 +1,131 @@
+import XCTest
+@testable import RestorationKit
+
+/// Our XML reader keeps what libplist 2.2.0 lost (each case below was wrong through libplist:
+/// integers outside the signed 64-bit range, U+0000 in strings, dates beyond 32-bit seconds) and
+/// stays linear where libplist was quadratic (entities).
+final class XMLPropertyListReaderTests: XCTestCase {
+    private func read(_ body: String, limits: DecodingLimits = .default) throws -> PropertyListValue {
+        let document = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            \(body)
+            </plist>
+
+            """
+        return try PropertyListReader(limits: limits).read(Array(document.utf8))
+    }
+
+    func testIntegersKeepTheirValueBeyondSigned64Bits() throws {
+        let cases: [(String, Int128)] = [
+            ("18446744073709551615", Int128(UInt64.max)),
+            ("9223372036854775808", Int128(Int64.max) + 1),
+            ("-9223372036854775809", Int128(Int64.min) - 1),
+            ("-9223372036854775808", Int128(Int64.min)),
+            ("170141183460469231731687303715884105727", Int128.max),
+            ("-170141183460469231731687303715884105728", Int128.min),
+            ("0x7f", 127), ("-42", -42), (" 7\n", 7), ("+5", 5), ("0", 0),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(try read("<integer>\(text)</integer>"), .integer(expected), text)
+        }
+        for text in ["170141183460469231731687303715884105728", "12a", "", "-", "1.5"] {
+            XCTAssertThrowsError(try read("<integer>\(text)</integer>"), text)
+        }
+    }
+
+    func testStringsKeepEveryCharacterAfterANul() throws {
+        XCTAssertEqual(try read("<string>A\u{0}BC</string>"), .string("A\u{0}BC"))
+        XCTAssertEqual(try read("<string>A&#0;B&#x1F680;&lt;&amp;&gt;&quot;&apos;</string>"), .string("A\u{0}B🚀<&>\"'"))
+        XCTAssertEqual(try read("<string><![CDATA[<not> &a tag;]]>!<!-- gone --></string>"), .string("<not> &a tag;!"))
+        XCTAssertEqual(try read("<string/>"), .string(""))
+        XCTAssertThrowsError(try read("<string>&nbsp;</string>"))
+    }
+
+    func testDatesAreExactForAnyYear() throws {
+        // Expected seconds from Python: (datetime(…, tzinfo=utc) - datetime(2001, 1, 1, tzinfo=utc)).total_seconds()
+        let cases: [(String, Double)] = [
+            ("2001-01-01T00:00:00Z", 0),
+            ("2014-07-06T16:05:18Z", 426_355_518),
+            ("2080-01-01T00:00:00Z", 2_492_985_600),
+            ("1900-01-01T00:00:00Z", -3_187_296_000),
+            ("0001-01-01T00:00:00Z", -63_113_904_000),
+            ("9999-12-31T23:59:59Z", 252_423_993_599),
+            ("2014-07-06T16:05:18.25Z", 426_355_518.25),
+            ("2000-12-31T23:59:59.5Z", -0.5),
+            ("1970-01-01T00:00:00.123456Z", -978_307_199.876544),
+        ]
+        for (text, seconds) in cases {
+            XCTAssertEqual(try read("<date>\(text)</date>"), .date(seconds), text)
+        }
+        for text in ["2014-07-06", "2014-13-01T00:00:00Z", "2014-07-06T16:05:18", "2014-07-06T16:05:18+01:00"] {
+            XCTAssertThrowsError(try read("<date>\(text)</date>"), text)
+        }
+    }
+
+    func testOtherScalars() throws {
+        XCTAssertEqual(try read("<real>0.1</real>"), .real(0.1))
+        XCTAssertEqual(try read("<real>-0.0</real>"), .real(-0.0))
+        XCTAssertEqual(try read("<real>-0.0</real>").realBitPattern, (-0.0 as Double).bitPattern)
+        XCTAssertEqual(try read("<real>-inf</real>"), .real(-.infinity))
+        XCTAssertTrue(try read("<real>nan</real>").realValue?.isNaN == true)
+        XCTAssertThrowsError(try read("<real>0x1p3</real>"))
+        XCTAssertEqual(try read("<true/>"), .boolean(true))
+        XCTAssertEqual(try read("<false/>"), .boolean(false))
+        XCTAssertEqual(try read("<data>\n\tAAEC\n\t/w==\n</data>"), .data([0, 1, 2, 0xFF]))
+        XCTAssertThrowsError(try read("<data>AA*C</data>"))
+        XCTAssertEqual(try read("<dict><key>CF$UID</key><integer>7</integer></dict>"), .uid(7))
+        XCTAssertEqual(try read("<array/>"), .array([]))
+    }
+
+    func testRepeatedKeysAreKept() throws {
+        let value = try read("<dict><key>a</key><integer>1</integer><key>a</key><integer>2</integer></dict>")
+        XCTAssertEqual(value.dictionaryValue?.keys, ["a", "a"])
+        XCTAssertEqual(value.dictionaryValue?.values, [.integer(1), .integer(2)])
+    }
+
+    func testErrorsSayWhereAndWhat() throws {
+        let cases: [(String, String)] = [
+            ("<dict><integer>1</integer></dict>", "a dictionary holds <integer> where a <key> belongs"),
+            ("<array><string>x</array>", "</array> closes <string>"),
+            ("<nope/>", "unknown element <nope>"),
+            ("<string>x", "</plist> closes <string>"),
+        ]
+        for (body, message) in cases {
+            XCTAssertThrowsError(try read(body)) { error in
+                let error = error as? PropertyListError
+                XCTAssertTrue(error?.reason.contains(message) == true, "\(body): \(String(describing: error))")
+                XCTAssertNotNil(error?.byteOffset, body)
+            }
+        }
+    }
+
+    func testDepthAndValueLimits() throws {
+        let limits = DecodingLimits(maxDepth: 10, maxNodes: 100)
+        XCTAssertNoThrow(try read(String(repeating: "<array>", count: 10) + String(repeating: "</array>", count: 10), limits: limits))
+        XCTAssertThrowsError(try read(String(repeating: "<array>", count: 11) + String(repeating: "</array>", count: 11), limits: limits)) { error in
+            XCTAssertEqual((error as? PropertyListError)?.exceedsLimit, true)
+        }
+        XCTAssertThrowsError(try read("<array>" + String(repeating: "<true/>", count: 100) + "</array>", limits: limits)) { error in
+            XCTAssertEqual((error as? PropertyListError)?.exceedsLimit, true)
+        }
+    }
+
+    /// libplist 2.2.0 decoded entities in quadratic time (2 MB: 9 s); 4.4 MB of them read here
+    /// as a matter of course (Tests/Benchmarks and the hostile-input harness measure the time).
+    func testManyEntities() throws {
+        let count = 400_000
+        let value = try read("<string>" + String(repeating: "&amp;&#x41;", count: count) + "</string>")
+        XCTAssertEqual(value.stringValue, String(repeating: "&A", count: count))
+    }
+}
+
+private extension PropertyListValue {
+    var realValue: Double? {
+        if case .real(let value) = self { return value }
+        return nil
+    }
+
+    var realBitPattern: UInt64? { realValue?.bitPattern }
+}
