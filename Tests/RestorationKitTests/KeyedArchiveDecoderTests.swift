@@ -137,6 +137,7 @@ final class KeyedArchiveDecoderTests: XCTestCase {
     func testObjectCountIsBoundedByTheValueLimit() {
         let plist = PropertyListValue.dictionary(PropertyListDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
+            ("$version", .integer(100_000)),
             ("$top", .dictionary(PropertyListDictionary([("a", .uid(1))]))),
             ("$objects", .array([.string("$null")] + Array(repeating: .string("x"), count: 10))),
         ]))
@@ -152,14 +153,15 @@ final class KeyedArchiveDecoderTests: XCTestCase {
             return (bytes.count < 15 ? [0x50 | UInt8(bytes.count)] : [0x5F, 0x10, UInt8(bytes.count)]) + bytes
         }
         let bytes = BinaryPlistBuilder.objects([
-            [0xD3, 1, 2, 3, 4, 5, 6],  // {$archiver: 4, $top: 5, $objects: 6}
-            ascii("$archiver"), ascii("$top"), ascii("$objects"), ascii("NSKeyedArchiver"),
-            [0xD1, 8, 7],  // $top: {k: 7}
-            [0xA1, 9],  // $objects: ["$null"]
-            [0xA1, 7],  // an array whose only element is itself
+            [0xD4, 1, 2, 3, 4, 5, 6, 7, 8],  // {$archiver: 5, $top: 6, $objects: 7, $version: 8}
+            ascii("$archiver"), ascii("$top"), ascii("$objects"), ascii("$version"), ascii("NSKeyedArchiver"),
+            [0xD1, 10, 9],  // $top: {k: 9}
+            [0xA1, 11],  // $objects: ["$null"]
+            [0x12, 0x00, 0x01, 0x86, 0xA0],  // 100000
+            [0xA1, 9],  // an array whose only element is itself
             ascii("k"), ascii("$null"),
         ])
-        assertArchiveError(try KeyedArchiveDecoder().decode(bytes), kind: .unreadable, contains: "reference cycle: object 7 contains itself")
+        assertArchiveError(try KeyedArchiveDecoder().decode(bytes), kind: .unreadable, contains: "reference cycle: object 9 contains itself")
     }
 
     /// An outer archive whose `$top` refers to 120 nested archives, enough for them to be decoded
@@ -169,6 +171,7 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         let count = 120
         return .dictionary(PropertyListDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
+            ("$version", .integer(100_000)),
             ("$top", .dictionary(PropertyListDictionary((0..<count).map { ("object\($0)", .uid(UInt64($0 + 1))) }))),
             ("$objects", .array([.string("$null")] + (0..<count).map { .data(nested[$0 % nested.count][...]) })),
         ]))
@@ -209,6 +212,7 @@ final class KeyedArchiveDecoderTests: XCTestCase {
             + (0..<100).map { _ in .dictionary(PropertyListDictionary([("$class", .uid(1)), ("k", .integer(1))])) }
         let plist = PropertyListValue.dictionary(PropertyListDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
+            ("$version", .integer(100_000)),
             ("$top", .dictionary(PropertyListDictionary((0..<100).map { ("o\($0)", .uid(UInt64($0 + 2))) }))),
             ("$objects", .array(objects)),
         ]))
@@ -216,5 +220,66 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         assertArchiveError(
             try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 150_000)).decode(propertyList: plist),
             kind: .limitExceeded, contains: "archive's strings and data add up to more than the limit of 150000 bytes")
+    }
+
+    private func archive(version: PropertyListValue?, objects: [PropertyListValue], top: [(String, PropertyListValue)]) throws -> KeyedArchive {
+        var root: [(String, PropertyListValue)] = [("$archiver", .string("NSKeyedArchiver"))]
+        if let version { root.append(("$version", version)) }
+        root += [("$top", .dictionary(PropertyListDictionary(top))), ("$objects", .array(objects))]
+        return try KeyedArchiveDecoder().decode(propertyList: .dictionary(PropertyListDictionary(root)))
+    }
+
+    /// Foundation reads only `$version` 100000 ("Unknown archive version"); so does this.
+    func testOnlyNSKeyedArchiversVersionIsRead() throws {
+        XCTAssertNoThrow(try archive(version: .integer(100_000), objects: [.string("$null")], top: []))
+        for (version, shown) in [(PropertyListValue.integer(18), "18"), (.integer(10_000), "10000"), (.string("100000"), "a string"), (nil, "missing")] {
+            assertArchiveError(try archive(version: version, objects: [.string("$null")], top: []), kind: .malformed,
+                contains: "unsupported keyed archive: $version is \(shown), not 100000")
+        }
+    }
+
+    /// NSOrderedSet as Foundation writes it: one field per element, in any order, none when empty.
+    func testIndexedCollectionFieldsAreElements() throws {
+        let orderedSetClass = PropertyListValue.dictionary(PropertyListDictionary([
+            ("$classname", .string("NSOrderedSet")), ("$classes", .array([.string("NSOrderedSet"), .string("NSObject")])),
+        ]))
+        let decoded = try archive(version: .integer(100_000), objects: [
+            .string("$null"),
+            .dictionary(PropertyListDictionary([("NS.object.1", .uid(3)), ("$class", .uid(2)), ("NS.object.0", .uid(4))])),
+            orderedSetClass, .string("second"), .string("first"),
+            .dictionary(PropertyListDictionary([("$class", .uid(2))])),
+            .dictionary(PropertyListDictionary([("$class", .uid(2)), ("NS.object.0", .uid(3)), ("NS.object.2", .uid(4))])),
+        ], top: [("set", .uid(1)), ("empty", .uid(5)), ("gap", .uid(6))])
+        XCTAssertEqual(decoded.top["set"], .orderedSet([.string("first"), .string("second")]))
+        XCTAssertEqual(decoded.top["empty"], .orderedSet([]))
+        // Not Foundation's form (index 1 is missing): kept as the object it is.
+        guard case .object(let gap)? = decoded.top["gap"] else { return XCTFail("a generic object") }
+        XCTAssertEqual(gap.fields.keys, ["NS.object.0", "NS.object.2"])
+    }
+
+    func testClassHintsAreKept() throws {
+        let decoded = try archive(version: .integer(100_000), objects: [
+            .string("$null"),
+            .dictionary(PropertyListDictionary([("$class", .uid(2)), ("value", .integer(1))])),
+            .dictionary(PropertyListDictionary([
+                ("$classname", .string("MyView")), ("$classes", .array([.string("MyView"), .string("NSObject")])),
+                ("$classhints", .array([.string("UIView")])),
+            ])),
+        ], top: [("root", .uid(1))])
+        guard case .object(let object)? = decoded.top["root"] else { return XCTFail("an object") }
+        XCTAssertEqual(object.classHints, ["UIView"])
+        XCTAssertEqual(object.classChain, ["MyView", "NSObject"])
+        let json = try JSONOutput.text([HintsDocument(value: .object(object))], asArray: false)
+        XCTAssertTrue(json.contains("\"$classhints\": [\n"), json)
+        XCTAssertTrue(TextDumpFormatter().summary(.object(object)).hasSuffix("(class hints: UIView)"))
+    }
+}
+
+private struct HintsDocument: Encodable {
+    let value: ArchiveValue
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(JSONArchiveValue(value), forKey: "value")
     }
 }

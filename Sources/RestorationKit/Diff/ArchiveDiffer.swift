@@ -141,7 +141,7 @@ public struct ArchiveDiffer: Sendable {
             if let old = x.stringKeyed, let new = y.stringKeyed {
                 return fields(old, new, object: object, path: path, into: &changes)
             }
-        case (.object(let x), .object(let y)) where x.className == y.className && x.classChain == y.classChain:
+        case (.object(let x), .object(let y)) where x.className == y.className && x.classChain == y.classChain && x.classHints == y.classHints:
             return fields(x.fields, y.fields, object: object, path: path, into: &changes)
         case (.archive(let x), .archive(let y)):
             return fields(x.top, y.top, object: object, path: path, into: &changes)

@@ -88,11 +88,14 @@ struct JSONArchiveValue: Encodable, JSONNodeConvertible {
             }
         case .object(let object):
             let fields = object.fields
-            sink.writeObject(keys: ["$class", "$classes"] + fields.keys.map(escapedFieldName)) { sink, index in
+            let hints = object.classHints
+            let classKeys = hints == nil ? ["$class", "$classes"] : ["$class", "$classes", "$classhints"]
+            sink.writeObject(keys: classKeys + fields.keys.map(escapedFieldName)) { sink, index in
                 switch index {
                 case 0: sink.writeString(object.className)
                 case 1: sink.writeArray(count: object.classChain.count) { sink, position in sink.writeString(object.classChain[position]) }
-                default: write(fields.values[index - 2], to: &sink)
+                case 2 where hints != nil: sink.writeArray(count: hints!.count) { sink, position in sink.writeString(hints![position]) }
+                default: write(fields.values[index - classKeys.count], to: &sink)
                 }
             }
         case .reference(let path):

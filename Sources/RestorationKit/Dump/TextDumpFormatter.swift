@@ -166,7 +166,8 @@ public struct TextDumpFormatter: Sendable {
         case .url(let url): return "URL " + quoted(url.relative) + (url.base == .null ? "" : " relative to:")
         case .object(let object):
             let superclasses = object.classChain.dropFirst().map { TextEscaping.escape($0) }
-            return classNameText(object.className) + (superclasses.isEmpty ? "" : " : " + superclasses.joined(separator: " : "))
+            let hints = object.classHints.map { " (class hints: " + $0.map { TextEscaping.escape($0) }.joined(separator: ", ") + ")" } ?? ""
+            return classNameText(object.className) + (superclasses.isEmpty ? "" : " : " + superclasses.joined(separator: " : ")) + hints
         case .reference(let path): return "Object Identifier Proxy: " + TextEscaping.escape(path)
         case .archive(let archive): return "Keyed Archive (\(count(archive.top.count, "key")))"
         case .cycle(let uid): return "(cycle: back to $objects[\(uid)], which contains this value)"

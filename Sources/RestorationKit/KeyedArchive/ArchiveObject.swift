@@ -4,11 +4,15 @@ public struct ArchiveObject: Hashable, Sendable {
     public var className: String
     /// `$classes`: the class and its superclasses, most derived first.
     public var classChain: [String]
+    /// `$classhints`: classes an unarchiver may use when it lacks the class itself; nil when the
+    /// class description has none.
+    public var classHints: [String]?
     public var fields: ArchiveFields
 
-    public init(className: String, classChain: [String], fields: ArchiveFields) {
+    public init(className: String, classChain: [String], classHints: [String]? = nil, fields: ArchiveFields) {
         self.className = className
         self.classChain = classChain
+        self.classHints = classHints
         self.fields = fields
     }
 }

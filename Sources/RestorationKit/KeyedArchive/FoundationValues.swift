@@ -28,11 +28,11 @@ enum FoundationValues {
     static func naturalValue(_ kind: Kind, fields: ArchiveFields) -> ArchiveValue? {
         switch kind {
         case .array:
-            if case .array(let elements)? = only("NS.objects", in: fields) { return .array(elements) }
+            if let elements = elements(fields) { return .array(elements) }
         case .set:
-            if case .array(let elements)? = only("NS.objects", in: fields) { return .set(elements) }
+            if let elements = elements(fields) { return .set(elements) }
         case .orderedSet:
-            if case .array(let elements)? = only("NS.objects", in: fields) { return .orderedSet(elements) }
+            if let elements = elements(fields) { return .orderedSet(elements) }
         case .dictionary:
             return dictionary(fields)
         case .string:
@@ -67,6 +67,29 @@ enum FoundationValues {
     private static func only(_ key: String, in fields: ArchiveFields) -> ArchiveValue? {
         guard fields.count == 1, fields.keys[0] == key else { return nil }
         return fields.values[0]
+    }
+
+    /// A collection's elements: `NS.objects` (an array), or one field per element named
+    /// `NS.object.0` … `NS.object.N−1`, in any order, which is how Foundation (Apple's and the
+    /// one on Linux) writes NSOrderedSet; an empty one has no field at all.
+    static func elements(_ fields: ArchiveFields) -> [ArchiveValue]? {
+        if case .array(let elements)? = only("NS.objects", in: fields) { return elements }
+        var elements = [ArchiveValue?](repeating: nil, count: fields.count)
+        for (key, value) in fields.entries {
+            guard let index = elementIndex(key), index < elements.count, elements[index] == nil else { return nil }
+            elements[index] = value
+        }
+        return elements.map { $0! }
+    }
+
+    /// n for a key `NS.object.n` written as Foundation writes it (no sign, no leading zero).
+    static func elementIndex(_ key: String) -> Int? {
+        guard key.hasPrefix("NS.object.") else { return nil }
+        let digits = key.utf8.dropFirst(10)
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              digits.first != UInt8(ascii: "0") || digits.count == 1
+        else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
     private static func dictionary(_ fields: ArchiveFields) -> ArchiveValue? {

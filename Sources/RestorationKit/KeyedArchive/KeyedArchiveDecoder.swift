@@ -186,6 +186,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private struct ClassInfo {
         var name: String
         var chain: [String]
+        var hints: [String]?
         var foundation: FoundationValues.Kind?
         /// The bytes of the names, which every object of the class shows.
         var nameBytes: Int
@@ -232,6 +233,14 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                     throw session.error(error)
                 }
             }
+        }
+        // Foundation refuses any other version ("Unknown archive version"), and so does this.
+        guard version == .integer(KeyedArchive.archiverVersion) else {
+            let found = version.map { value -> String in
+                if case .integer(let number) = value { return "\(number)" }
+                return "a \(value.typeName)"
+            }
+            throw session.error(.malformed, "unsupported keyed archive: $version is \(found ?? "missing"), not \(KeyedArchive.archiverVersion) (the only version NSKeyedArchiver writes and Foundation reads)")
         }
         // One slot per entry is allocated up front: bound the count by the values the archive
         // may make, or a small file of repeated references could ask for gigabytes.
@@ -387,7 +396,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         try session.consumeBytes(info.nameBytes)
         let fields = try fields(of: dictionary, depth: depth + 1, skippingClass: true)
         return info.foundation.flatMap { FoundationValues.naturalValue($0, fields: fields) }
-            ?? .object(ArchiveObject(className: info.name, classChain: info.chain, fields: fields))
+            ?? .object(ArchiveObject(className: info.name, classChain: info.chain, classHints: info.hints, fields: fields))
     }
 
     private func classInfo(_ uid: UInt64, of owner: Int) throws(ArchiveError) -> ClassInfo {
@@ -404,20 +413,26 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         else {
             throw session.error(.malformed, "the $class of object \(owner) (UID \(uid)) is \(try describe(index)) without a $classname, not a class dictionary")
         }
-        var chain = [name]
-        if let chainIndex = try member(named: "$classes", of: description), case .array(let names) = try object(chainIndex) {
-            chain = []
-            for position in 0..<names.count {
-                if let superclass = try string(try member(position, of: names)) { chain.append(superclass) }
-            }
-        }
-        let nameBytes = chain.reduce(name.utf8.count) { $0 + $1.utf8.count }
-        let info = ClassInfo(name: name, chain: chain, foundation: FoundationValues.kind(ofClass: name), nameBytes: nameBytes)
+        // Without a `$classes` array the chain is the class alone.
+        let chain = try member(named: "$classes", of: description).flatMap { index throws(ArchiveError) in try strings(index) } ?? [name]
+        let hints = try member(named: "$classhints", of: description).map { index throws(ArchiveError) in try strings(index) ?? [] }
+        let nameBytes = (chain + (hints ?? [])).reduce(name.utf8.count) { $0 + $1.utf8.count }
+        let info = ClassInfo(name: name, chain: chain, hints: hints, foundation: FoundationValues.kind(ofClass: name), nameBytes: nameBytes)
         // Hostile archives may hold thousands of class descriptions: keep the list searched short.
         if classes.count < 64 {
             classes.append((Int(uid), info))
         }
         return info
+    }
+
+    /// The strings of an array of class names (others are left out); nil when it is no array.
+    private func strings(_ index: Int) throws(ArchiveError) -> [String]? {
+        guard case .array(let names) = try object(index) else { return nil }
+        var found: [String] = []
+        for position in 0..<names.count {
+            if let name = try string(try member(position, of: names)) { found.append(name) }
+        }
+        return found
     }
 
     // MARK: Data and nested archives

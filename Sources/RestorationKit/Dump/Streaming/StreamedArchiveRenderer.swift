@@ -42,13 +42,8 @@ struct StreamedArchiveRenderer {
               let objects, case .array(let objectArray) = try Self.raw(table, objects),
               objectArray.count <= budget.maxNodes
         else { throw GiveUp() }
-        // A container as `$version` is decoded as a whole property list: not this road.
-        if let version {
-            switch try Self.raw(table, version) {
-            case .array, .dictionary: throw GiveUp()
-            default: break
-            }
-        }
+        // Any `$version` but NSKeyedArchiver's is the decoder's to report.
+        guard let version, case .integer(KeyedArchive.archiverVersion) = try Self.raw(table, version) else { throw GiveUp() }
         self.top = topDictionary
         self.objects = objectArray
     }
@@ -235,7 +230,11 @@ struct StreamedArchiveRenderer {
         }
         switch kind {
         case .array, .set, .orderedSet:
-            guard let value = only("NS.objects") else { return false }
+            guard let value = only("NS.objects") else {
+                // The indexed form (NS.object.0 …, no field when empty) is the decoder's to map.
+                if fields.count == 0 || fields.contains(where: { $0.key.bytes.starts(with: Array("NS.object.".utf8)) }) { throw GiveUp() }
+                return false
+            }
             return try shape(value, depth: depth).isArray
         case .dictionary:
             guard fields.count == 2,
@@ -377,6 +376,7 @@ struct StreamedArchiveRenderer {
             switch StreamedKey(try Self.keyBytes(table, try member(position, of: description))) {
             case "$classname" where nameIndex == nil: nameIndex = try member(description.count + position, of: description)
             case "$classes" where chainIndex == nil: chainIndex = try member(description.count + position, of: description)
+            case "$classhints": throw GiveUp()   // shown by the decoder's output only
             default: break
             }
         }
