@@ -857,6 +857,19 @@ RULE_VARIANTS = {   # file name (the rule's name) -> parts
 }
 
 
+def repeated_top_key_archive():
+    """clean.data with two $top keys written twice (hand-written: plistlib cannot repeat a key):
+    the system version, the second time pointing at the bundle version's string, and Settings'
+    entry, the second time pointing at About's archive."""
+    tree = archive_from_parts(clean_archive_parts())
+    top = tree["$top"]
+    pairs = list(top.items())
+    pairs.append(("UIApplicationStateRestorationSystemVersion", top["UIApplicationStateRestorationBundleVersion"]))
+    pairs.append((SETTINGS, top[ABOUT]))
+    tree["$top"] = Pairs(pairs)
+    return write_bplist(flatten(tree))
+
+
 def saved_state_directory(archive_bytes, tries_left):
     """A <bundle-id>.savedState directory: data.data plus the two plists UIKit keeps beside it."""
     return {
@@ -1093,6 +1106,12 @@ def enc_uid(n):
     return bytes([0x80 | (size - 1)]) + n.to_bytes(size, "big")
 
 
+class Pairs:
+    """A dictionary written from a list of (key, value) pairs, so a key may repeat."""
+    def __init__(self, pairs):
+        self.pairs = list(pairs)
+
+
 class Leaf:
     """An object whose encoding does not depend on the reference size."""
     def __init__(self, encoded):
@@ -1155,9 +1174,10 @@ def flatten(value):
         nodes.append(None)
         if isinstance(v, Leaf):
             nodes[index] = v
-        elif isinstance(v, dict):
-            keys = [add(k) for k in v]
-            values = [add(x) for x in v.values()]
+        elif isinstance(v, (dict, Pairs)):
+            pairs = v.pairs if isinstance(v, Pairs) else list(v.items())
+            keys = [add(k) for k, _ in pairs]
+            values = [add(x) for _, x in pairs]
             nodes[index] = DictNode(keys, values)
         elif isinstance(v, list):
             nodes[index] = ArrayNode([add(x) for x in v])
@@ -1270,6 +1290,23 @@ def many_entry_bombs(count=100):
         timestamp=datetime.datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)))
 
 
+def demangling_bomb_name(levels=24):
+    """A 249-byte Swift type mangling whose substitutions double at every level: the runtime's
+    demangler expands it to 1.3 GB (Array<(Array<(…)>, Array<(…)>)>)."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return "$sSaySiG" + "".join("SayA%s_A%stG" % (letters[i], letters[i]) for i in range(levels)) + "D"
+
+
+def demangling_bomb_archive():
+    """The name as a restoration class and as an app object's class."""
+    path = "Root/:[0]:/Bomb"
+    bomb = demangling_bomb_name()
+    return restoration_archive(
+        [("Root", view_controller_state(kUIViewControllerChildrenKey=[path])),
+         (path, view_controller_state(model=Obj(bomb, fields={"value": 1})))],
+        class_map={path: bomb}, **STATEDEMO_METADATA)
+
+
 def shared_string_bomb(length=1 << 16, references=8192):
     """$objects[1] is an NSArray holding one long string `references` times: a small file that
     prints half a gibibyte, because every reference prints the string."""
@@ -1351,6 +1388,7 @@ def hostile_files(ios8_bytes):
             {"blob": UID(1)},
             ["$null", Leaf(enc_data(b"\x00\x01\x02\x03", declared_length=1 << 32))]),
         "long-path.data": binary(long_path_archive()),
+        "demangling-bomb.data": binary(demangling_bomb_archive()),
     }
     files.update(hostile_xml_files())
     return {"hostile/" + name: data for name, data in files.items()}
@@ -1364,6 +1402,7 @@ def validate_files():
     files = {"clean.data": clean}
     for rule, parts in RULE_VARIANTS.items():
         files[rule + ".data"] = binary(archive_from_parts(parts()))
+    files["repeated-top-key.data"] = repeated_top_key_archive()
     directories = {directory: saved_state_directory(clean, tries_left)
                    for directory, tries_left in (("pending-discard", 0), ("last-try", 1), ("interrupted-restore", 3))}
     directories["unreadable-sidecar"] = unreadable_sidecars_directory(clean)

@@ -15,9 +15,17 @@ enum Console {
         writeAll(text, to: 1)
     }
 
-    /// `restoration-tool: FILE: error: what (at byte n)`.
+    /// `restoration-tool: FILE: error: what (at byte n)`. Messages quote the input (a class
+    /// name, a version string): escaped, they stay one line with no control sequence.
     static func error(file: String, _ message: String) {
-        writeAll("\(toolName): \(displayName(file)): error: \(message)\n", to: 2)
+        writeAll("\(toolName): \(displayName(file)): error: \(TextEscaping.escape(message))\n", to: 2)
+    }
+
+    /// The argument parser's message for a usage error, on standard error: each line escaped,
+    /// since it echoes the arguments (a file name may hold an escape sequence).
+    static func usageError(_ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { TextEscaping.escape(String($0)) }
+        writeAll(lines.joined(separator: "\n") + "\n", to: 2)
     }
 
     /// Ends the process once every result is written. The commands call this instead of
@@ -61,7 +69,7 @@ enum Console {
 
     /// `restoration-tool: FILE: note: what`: on standard error, not a failure.
     static func note(file: String, _ message: String) {
-        writeAll("\(toolName): \(displayName(file)): note: \(message)\n", to: 2)
+        writeAll("\(toolName): \(displayName(file)): note: \(TextEscaping.escape(message))\n", to: 2)
     }
 
     /// Unbuffered writes straight to the descriptor: output is produced in large pieces, and
@@ -78,10 +86,23 @@ enum Console {
             let written = systemWrite(descriptor, base + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
+                writeFailed(descriptor)
                 return
             }
             offset += written
         }
+    }
+
+    /// A result that cannot be written ends the run: one error line and `ExitStatus.outputError`
+    /// (a full disk must not leave a truncated file behind a status of 0). A closed pipe ends it
+    /// quietly, as SIGPIPE ends cat. A failed write to standard error has nowhere to be told.
+    private static func writeFailed(_ descriptor: Int32) {
+        guard descriptor == 1 else { return }
+        let reason = errno
+        if reason == EPIPE { exit(ExitStatus.brokenPipe) }
+        let message = "\(toolName): (standard output): error: cannot write the results: \(String(cString: strerror(reason)))\n"
+        message.utf8CString.withUnsafeBufferPointer { _ = systemWrite(2, $0.baseAddress!, $0.count - 1) }
+        exit(ExitStatus.outputError)
     }
 
     /// Writes the pieces in order with `writev(2)`, as many at a time as it takes: a large
@@ -96,6 +117,7 @@ enum Console {
             let written = vectors.withUnsafeBufferPointer { systemWritev(descriptor, $0.baseAddress! + first, Int32(count)) }
             if written < 0 {
                 if errno == EINTR { continue }
+                writeFailed(descriptor)
                 return
             }
             // Past the pieces written whole, then into the one written in part.
@@ -126,6 +148,12 @@ enum ExitStatus {
     /// validate found errors (or warnings, with --strict); diff found differences.
     static let findings: Int32 = 1
     static let unreadable: Int32 = 2
+    /// The results could not be written (a full disk, an I/O error): EX_IOERR of sysexits(3),
+    /// beside the argument parser's 64 (EX_USAGE).
+    static let outputError: Int32 = 74
+    /// Standard output was a pipe whose reader had gone: 128 + SIGPIPE, as the shell reports a
+    /// command that SIGPIPE ended.
+    static let brokenPipe: Int32 = 141
 }
 
 /// `write(2)`, at file scope so the name is not taken by `Console.write`.

@@ -1,4 +1,11 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @main
 struct RestorationTool: ParsableCommand {
@@ -14,13 +21,32 @@ struct RestorationTool: ParsableCommand {
             machine, without a device.
 
             Exit status: 0 success; 1 findings (validate: errors; diff: differences); 2 a file could not be read \
-            (unreadable, not a keyed archive, damaged, or past a limit); 64 usage error.
+            (unreadable, not a keyed archive, damaged, or past a limit); 64 usage error; 74 the results \
+            could not be written.
             """,
         version: version,
         // Each subcommand gives its name in its configuration: one derived from the type's name
         // costs a runtime type lookup, a few hundred microseconds, at every start.
         subcommands: [Dump.self, Validate.self, Diff.self, Tree.self, Scan.self]
     )
+
+    /// The argument parser's `main`, with every message written through `Console`: help to
+    /// standard output with its writes checked, usage errors to standard error escaped.
+    static func main() {
+        // A closed pipe ends the process as it ends cat, even when the parent ignored SIGPIPE.
+        signal(SIGPIPE, SIG_DFL)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let text = fullMessage(for: error)
+            let status = exitCode(for: error)
+            if !text.isEmpty {
+                if status == .success { Console.write(text + "\n") } else { Console.usageError(text) }
+            }
+            Console.finish(status.rawValue)
+        }
+    }
 
     /// No command given: a usage error (status 64, usage on standard error), as for any other
     /// missing argument; `--help` prints the help.

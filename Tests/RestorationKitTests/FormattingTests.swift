@@ -101,6 +101,25 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(TextEscaping.escape("\u{1B}[31mred"), "\\u{1b}[31mred")
         XCTAssertEqual(TextEscaping.escape("x\u{202E}y\u{0}"), "x\\u{202e}y\\u{0}")
         XCTAssertEqual(TextEscaping.escape("back\\slash"), "back\\\\slash")
+        // Invisible characters: two paths that differ only by one never print the same.
+        for scalar in ["\u{200B}", "\u{200D}", "\u{061C}", "\u{FEFF}", "\u{00AD}", "\u{2060}", "\u{E0041}", "\u{180E}", "\u{3164}"] {
+            let text = "Tab" + scalar + "Controller"
+            XCTAssertNotEqual(TextEscaping.escape(text), "TabController", scalar.unicodeScalars.first!.escaped(asASCII: true))
+            XCTAssertTrue(TextEscaping.escape(text).hasPrefix("Tab\\u{"), TextEscaping.escape(text))
+        }
+    }
+
+    /// One long key does not pad its siblings to its length.
+    func testALongLabelDoesNotWidenItsSiblings() {
+        let long = String(repeating: "k", count: 100_000)
+        let state = ArchiveFields((0..<100).map { ("key\($0)", ArchiveValue.integer(Int128($0))) } + [(long, .integer(1))])
+        let archive = RestorationArchive(archive: KeyedArchive(top: ArchiveFields([
+            (RestorationKeys.majorVersion, .integer(2)), (RestorationKeys.identifierPaths, .array([.string("Root")])),
+            ("Root", .archive(KeyedArchive(top: state))),
+        ])))
+        let text = TextDumpFormatter().format(archive, file: "f")
+        XCTAssertLessThan(text.utf8.count, 100_000 + 100 * 100, "a long label widened its siblings")
+        XCTAssertTrue(text.contains("    key7" + String(repeating: ".", count: 64 - 4 + 4) + "7\n"), text.prefix(2000).description)
     }
 
     func testBase64() {
@@ -125,5 +144,20 @@ final class FormattingTests: XCTestCase {
         XCTAssertNil(SwiftDemangler.demangle("_TtC20Short"))
         XCTAssertNil(SwiftDemangler.demangle("_TtC3App5Outer5Extra"))
         XCTAssertNil(SwiftDemangler.demangle("_TtC" + String(repeating: "9", count: 2000)))
+        XCTAssertEqual(SwiftDemangler.demangle("$ss5Int64V"), "Swift.Int64")
+    }
+
+    /// Manglings with substitutions can expand exponentially (this 249-byte one to 1.3 GB in the
+    /// runtime's demangler): only plain nominal type names are demangled.
+    func testOnlyPlainNominalTypeNamesAreDemangled() {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let bomb = "$sSaySiG" + (0..<24).map { "SayA\(letters[$0])_A\(letters[$0])tG" }.joined() + "D"
+        XCTAssertEqual(bomb.utf8.count, 249)
+        XCTAssertFalse(SwiftDemangler.isPlainNominalType(bomb))
+        XCTAssertNil(SwiftDemangler.demangle(bomb))
+        for name in ["$sSaySiGD", "$s4Demo4CityCSgD", "$s4Demo4City", "$s4DemoC", "$s", "_$s4Demo4CityC7membersSaySiGvp"] {
+            XCTAssertFalse(SwiftDemangler.isPlainNominalType(name), name)
+        }
+        XCTAssertTrue(SwiftDemangler.isPlainNominalType("$s4Demo5OuterC5InnerV"))
     }
 }

@@ -22,6 +22,7 @@ final class ValidateCommandTests: XCTestCase {
         "pending-discard.savedState": "pending-discard",
         "interrupted-restore.savedState": "interrupted-restore",
         "unreadable-sidecar.savedState": "unreadable-sidecar",
+        "repeated-top-key.data": "repeated-top-key",
     ]
 
     /// The one rule with no fixture of its own: it compares `clean.data` with `--bundle-version`.

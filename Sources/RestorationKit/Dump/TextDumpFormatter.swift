@@ -121,11 +121,20 @@ public struct TextDumpFormatter: Sendable {
 
     // MARK: Values
 
+    /// Labels longer than this do not widen their siblings' dots: one long key (an archive may
+    /// hold one of 100 KB) would otherwise pad every other line of its container to its length.
+    static let maximumAlignedLabel = 64
+
+    /// The dots after `label` in a column of labels at most `longest` long.
+    private static func dots(after label: String, longest: Int) -> String {
+        String(repeating: ".", count: max(min(longest, maximumAlignedLabel) - label.count, 0) + 4)
+    }
+
     private func fields(_ entries: [(String, ArchiveValue)], indent: Int, into out: inout TextOutput) {
         let labels = entries.map { TextEscaping.escape($0.0) }
-        let width = (labels.map(\.count).max() ?? 0) + 4
+        let longest = labels.map(\.count).max() ?? 0
         for (label, (_, value)) in zip(labels, entries) {
-            out.line(Self.indentation(indent) + label + String(repeating: ".", count: width - label.count) + summary(value))
+            out.line(Self.indentation(indent) + label + Self.dots(after: label, longest: longest) + summary(value))
             let nested = children(value)
             if !nested.isEmpty {
                 fields(nested, indent: indent + 1, into: &out)
@@ -134,9 +143,9 @@ public struct TextDumpFormatter: Sendable {
     }
 
     private func aligned(_ rows: [(String, String)], indent: Int, into out: inout TextOutput) {
-        let width = (rows.map(\.0.count).max() ?? 0) + 4
+        let longest = rows.map(\.0.count).max() ?? 0
         for (label, value) in rows {
-            out.line(Self.indentation(indent) + label + String(repeating: ".", count: width - label.count) + value)
+            out.line(Self.indentation(indent) + label + Self.dots(after: label, longest: longest) + value)
         }
     }
 

@@ -32,12 +32,14 @@ public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible,
         self.init(error.exceedsLimit ? .limitExceeded : .unreadable, error.reason, at: error.byteOffset, location: location)
     }
 
-    /// A location of at most seven steps: hostile nesting makes trails thousands long, and the
-    /// error must stay one readable line. The outermost keys name the object; the innermost, the spot.
+    /// A location of at most seven steps of at most 100 characters each: hostile nesting makes
+    /// trails thousands long and keys 100 KB long, and the error must stay one readable line.
+    /// The outermost keys name the object; the innermost, the spot. (Printing escapes it.)
     static func shortened(_ location: [String]) -> [String] {
-        guard location.count > 7 else { return location.map(TextEscaping.escape) }
+        func cut(_ key: String) -> String { key.count > 100 ? String(key.prefix(99)) + "…" : key }
+        guard location.count > 7 else { return location.map(cut) }
         let hidden = location.count - 6
-        return location.prefix(3).map(TextEscaping.escape) + ["(\(hidden) more)"] + location.suffix(3).map(TextEscaping.escape)
+        return location.prefix(3).map(cut) + ["(\(hidden) more)"] + location.suffix(3).map(cut)
     }
 
     public var description: String {

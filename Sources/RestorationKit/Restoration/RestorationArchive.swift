@@ -128,7 +128,21 @@ public struct RestorationArchive: Hashable, Sendable {
             return object
         }
         appState = pending.reader.remaining
-        notes = pending.reader.notes
+        notes = pending.reader.notes + Self.repeatedKeys(archive.top).map { key, count in
+            "$top holds \(key) \(count) times: the first value is read, the others are shown among the other keys"
+        }
+    }
+
+    /// Each `$top` key that appears more than once, with its count, in first-appearance order.
+    static func repeatedKeys(_ top: ArchiveFields) -> [(key: String, count: Int)] {
+        guard top.hasRepeatedKeys else { return [] }
+        var counts: [String: Int] = [:]
+        for key in top.keys { counts[key, default: 0] += 1 }
+        var reported = Set<String>()
+        return top.keys.compactMap { key in
+            guard let count = counts[key], count > 1, reported.insert(key).inserted else { return nil }
+            return (key, count)
+        }
     }
 
     /// The same archive with only the objects at or below `prefix` (and their listed paths and

@@ -13,13 +13,19 @@ public enum SwiftDemangler {
     /// The longest name handed to the runtime: class names are short, and the input is untrusted.
     static let maximumLength = 1024
 
-    /// The demangled name, or nil when `name` is not a mangled Swift name.
+    /// The demangled name, or nil when `name` is not a mangled Swift name of a plain nominal
+    /// type (module, then classes, structs or enums nested in one another).
+    ///
+    /// Only that form reaches the runtime's demangler: other manglings may hold substitutions
+    /// that expand exponentially (a few hundred bytes demangle to gigabytes), and the runtime
+    /// builds its whole result before returning it. A name of that form demangles to at most its
+    /// own length plus a separator per component.
     public static func demangle(_ name: String) -> String? {
         guard looksMangled(name) else { return nil }
         // The runtime demangles only the current mangling; Objective-C runtime names of Swift
         // classes still use the old `_Tt` form, so translate those first.
         let mangled = name.hasPrefix("_Tt") ? currentMangling(ofRuntimeName: name) : name
-        guard let mangled else { return nil }
+        guard let mangled, isPlainNominalType(mangled) else { return nil }
         // NUL-terminated even though a length is passed: the runtime's isSwiftSymbol calls
         // strlen on the name (found by the fuzzer as a heap overflow).
         guard let result = mangled.withCString({ name in
@@ -30,6 +36,30 @@ public enum SwiftDemangler {
         defer { free(result) }
         let demangled = String(cString: result)
         return demangled.isEmpty || demangled == mangled ? nil : demangled
+    }
+
+    /// Whether `name` is `$s` (or `_$s`, `$S`, `_$S`), then `s` or a length-prefixed module
+    /// name, then one or more length-prefixed names each followed by `C`, `V` or `O`, and
+    /// nothing else: no substitution, no generic argument, no operator.
+    static func isPlainNominalType(_ name: String) -> Bool {
+        var rest = Substring(name)
+        for prefix in ["_$s", "_$S", "$s", "$S"] where rest.hasPrefix(prefix) {
+            rest = rest.dropFirst(prefix.count)
+            break
+        }
+        guard rest.count < name.count else { return false }
+        if rest.first == "s" {
+            rest = rest.dropFirst()
+        } else if identifier(&rest) == nil {
+            return false
+        }
+        var types = 0
+        while !rest.isEmpty {
+            guard identifier(&rest) != nil, let kind = rest.first, "CVO".contains(kind) else { return false }
+            rest = rest.dropFirst()
+            types += 1
+        }
+        return types > 0
     }
 
     /// Translates an old-style runtime name, `_Tt` + kinds + module + names, into the current

@@ -47,9 +47,9 @@ public enum ScanTextFormatter {
         let cells: [[String]] = rows.map { row in
             [
                 row.timestamp.flatMap(ReferenceDate.iso8601) ?? "-",
-                TextEscaping.escape(row.bundleIdentifier),
-                row.sceneSession.map(TextEscaping.escape) ?? "-",
-                row.systemVersion.map(TextEscaping.escape) ?? "-",
+                Self.cut(TextEscaping.escape(row.bundleIdentifier)),
+                row.sceneSession.map { Self.cut(TextEscaping.escape($0)) } ?? "-",
+                row.systemVersion.map { Self.cut(TextEscaping.escape($0)) } ?? "-",
                 row.objectCount.map(String.init) ?? "-",
                 Self.cut(TextEscaping.escape(row.status) + (row.restoreNote.map { ", " + $0 } ?? "")),
                 TextEscaping.escape(row.path),
@@ -82,6 +82,8 @@ public enum ScanTextFormatter {
 
     /// A status cell is cut at 60 characters, so that one unreadable archive's long reason does not
     /// widen the whole table (`--json` has the reason in full).
+    /// Cells are cut to 60 characters: the columns are as wide as their widest cell, and one long
+    /// value (a 100 KB system version) would pad every row of thousands with spaces.
     private static func cut(_ text: String) -> String {
         text.count > 60 ? String(text.prefix(59)) + "…" : text
     }

@@ -61,13 +61,10 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
         return Set(keys).count < keys.count
     }
 
-    /// The same fields without the entries at the positions where `removed` is true, and
-    /// without every other entry under their keys, as `removing(_: Set<String>)` does.
+    /// The same fields without the entries at the positions where `removed` is true. A later
+    /// entry under the same key as a removed one stays: a repeated key's other values are kept.
     func removing(positions removed: [Bool]) -> Self {
         precondition(removed.count == keys.count, "one flag per entry")
-        if hasRepeatedKeys {
-            return removing(Set(keys.indices.lazy.filter { removed[$0] }.map { keys[$0] }))
-        }
         var keptKeys: [String] = []
         var keptValues: [Value] = []
         for position in keys.indices where !removed[position] {

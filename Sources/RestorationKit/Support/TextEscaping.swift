@@ -25,7 +25,13 @@ public enum TextEscaping {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true  // C0 and C1 controls, DEL
         case 0x5C: true  // the escape character itself, so escaped output stays unambiguous
-        case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true  // bidi and line separators
+        case 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x061C, 0x200E, 0x200F: true  // bidi and line separators
+        // Invisible characters, so that two different strings never print the same: soft
+        // hyphen, combining grapheme joiner, Hangul fillers, Mongolian vowel separator, zero
+        // width space and (non-)joiners, word joiner and invisible operators, byte-order mark,
+        // interlinear annotation marks, tags.
+        case 0x00AD, 0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x180E, 0x200B...0x200D, 0x2060...0x2064, 0xFEFF,
+             0xFFF9...0xFFFB, 0xE0000...0xE007F: true
         default: false
         }
     }

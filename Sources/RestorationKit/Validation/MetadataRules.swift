@@ -26,6 +26,13 @@ enum MetadataRules {
             guard let value = top[key] else { continue }
             diagnostics.append(Diagnostic(.warning, .malformedMetadata, key: key, "the \(name) (\(key)) is \(value.kindDescription) of the wrong type"))
         }
+        // A damaged or forged file: UIKit never writes a key twice.
+        let repeated = RestorationArchive.repeatedKeys(top)
+        let listed = repeated.isEmpty ? [] : Set(archive.identifierPaths.map(\.rawValue))
+        for (key, count) in repeated {
+            diagnostics.append(Diagnostic(.warning, .repeatedTopKey, path: listed.contains(key) ? key : nil, key: key,
+                "$top holds \(key) \(count) times: NSKeyedUnarchiver reads one of the values, and which one is not known; the tool reads the first"))
+        }
         if let expected = expectedBundleVersion, let saved = archive.bundleVersion, saved != expected {
             diagnostics.append(Diagnostic(.warning, .bundleVersionMismatch, key: RestorationKeys.bundleVersion,
                 "the archive was saved with bundle version \"\(saved)\", not \"\(expected)\"; an app that checks the version in application(_:shouldRestoreApplicationState:) will not restore it"))

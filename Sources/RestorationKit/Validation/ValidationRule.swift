@@ -18,13 +18,14 @@ public enum ValidationRule: String, Sendable, CaseIterable {
     case pendingDiscard = "pending-discard"
     case interruptedRestore = "interrupted-restore"
     case unreadableSidecar = "unreadable-sidecar"
+    case repeatedTopKey = "repeated-top-key"
 
     /// The severities the rule reports with.
     public var severities: String {
         switch self {
         case .classMapUnknownPath: "error/warning"
         case .unlistedObject, .orphanPath, .malformedMetadata, .bundleVersionMismatch, .firstResponderUnknownPath,
-             .pendingDiscard, .interruptedRestore, .unreadableSidecar: "warning"
+             .pendingDiscard, .interruptedRestore, .unreadableSidecar, .repeatedTopKey: "warning"
         default: "error"
         }
     }
@@ -50,6 +51,7 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .pendingDiscard: "inprogress.data shows the next interrupted restore, or the next launch, deletes the archive"
         case .interruptedRestore: "inprogress.data shows a restore was under way when the app stopped"
         case .unreadableSidecar: "inprogress.data or restorationInfo.plist cannot be read"
+        case .repeatedTopKey: "a key appears more than once in the archive's $top"
         }
     }
 
@@ -75,6 +77,7 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .firstResponderUnknownPath: [RestorationKeys.firstResponders, RestorationKeys.identifierPaths, RestorationKeys.viewRestorationData]
         case .pendingDiscard, .interruptedRestore: ["kRestorationTriesLeft (inprogress.data)"]
         case .unreadableSidecar: ["inprogress.data", "restorationInfo.plist"]
+        case .repeatedTopKey: ["every $top key"]
         }
     }
 
@@ -101,6 +104,7 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .pendingDiscard: "\"Too many failed attempts to restore state ... deleting\""
         case .interruptedRestore: "a restore was under way when the app stopped; UIKit counts the try"
         case .unreadableSidecar: "unknown: the tool cannot tell what UIKit makes of the file"
+        case .repeatedTopKey: "NSKeyedUnarchiver reads one of the values, and which one is not known"
         }
     }
 }
