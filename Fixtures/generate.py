@@ -1244,7 +1244,7 @@ def float32_file():
     return hand_keyed(
         {
             "kScrollViewZoomScaleKey": Leaf(enc_real32(1.5)),
-            "floatPointOne": Leaf(enc_real32(0.1)),       # reads back as 0.10000000149011612
+            "floatPointOne": Leaf(enc_real32(0.1)),       # shown as 0.1, the float's own digits
             "floatNegative": Leaf(enc_real32(-2.5)),
             "floatObject": UID(1),
         },

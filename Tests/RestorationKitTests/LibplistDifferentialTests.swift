@@ -86,6 +86,9 @@ final class LibplistDifferentialTests: XCTestCase {
             XCTAssertEqual(a, b, accuracy: 1e-6, path)
         case (.real(let a), .real(let b)):
             XCTAssertEqual(a.bitPattern, b.bitPattern, path)
+        case (.float(let a), .real(let b)):
+            // libplist widens 4-byte reals to doubles; we keep them as floats.
+            XCTAssertEqual(Double(a).bitPattern, b.bitPattern, path)
         case (.array(let a), .array(let b)):
             XCTAssertEqual(a.count, b.count, path)
             for (index, (x, y)) in zip(a, b).enumerated() {

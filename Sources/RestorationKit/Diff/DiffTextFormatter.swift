@@ -122,6 +122,7 @@ struct CompactValueText {
         case .string(let string): text += "\"" + TextEscaping.escape(string).replacingQuotes() + "\""
         case .integer(let integer): text += String(integer)
         case .real(let real): text += real.isNaN ? "nan" : (real.isInfinite ? (real < 0 ? "-inf" : "inf") : real.description)
+        case .float(let float): text += float.isNaN ? "nan" : (float.isInfinite ? (float < 0 ? "-inf" : "inf") : float.description)
         case .boolean(let boolean): text += boolean ? "true" : "false"
         case .date(let seconds): text += ReferenceDate.iso8601(seconds) ?? "date(\(seconds) s from 2001)"
         case .data(let data): text += "<\(data.bytes.count) bytes" + (data.bytes.isEmpty ? "" : ": " + ByteFormatting.hexPreview(data.bytes, limit: 8)) + ">"

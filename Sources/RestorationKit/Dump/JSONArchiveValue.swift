@@ -38,6 +38,11 @@ struct JSONArchiveValue: Encodable, JSONNodeConvertible {
             } else {
                 sink.writeTagged("$integer") { $0.writeString(String(integer)) }
             }
+        case .float(let float) where float.isFinite:
+            // The float's own shortest digits: what was written, not its widening.
+            sink.writeNumber(float.description)
+        case .float(let float):
+            write(.real(Double(float)), to: &sink)
         case .real(let real):
             if real.isFinite {
                 sink.writeNumber(real.description)

@@ -156,6 +156,7 @@ public struct TextDumpFormatter: Sendable {
         case .string(let string): return quoted(string)
         case .integer(let integer): return String(integer)
         case .real(let real): return realText(real)
+        case .float(let float): return float.isFinite ? float.description : realText(Double(float))
         case .boolean(let boolean): return boolean ? "Yes" : "No"
         case .date(let seconds): return dateText(seconds)
         case .data(let data):

@@ -11,6 +11,8 @@ public enum ArchiveValue: Sendable {
     case string(String)
     case integer(Int128)
     case real(Double)
+    /// A 4-byte real (`encodeFloat:forKey:`), at its own precision.
+    case float(Float)
     case boolean(Bool)
     /// Seconds since 2001-01-01T00:00:00Z.
     case date(Double)
@@ -54,7 +56,7 @@ public enum ArchiveValue: Sendable {
         case .null: "nil"
         case .string: "a string"
         case .integer: "an integer"
-        case .real: "a real number"
+        case .real, .float: "a real number"
         case .boolean: "a boolean"
         case .date: "a date"
         case .data: "data"

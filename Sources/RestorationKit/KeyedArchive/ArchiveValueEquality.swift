@@ -8,6 +8,7 @@ extension ArchiveValue: Hashable {
         case (.string(let a), .string(let b)): a == b
         case (.integer(let a), .integer(let b)): a == b
         case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
+        case (.float(let a), .float(let b)): a.bitPattern == b.bitPattern
         case (.boolean(let a), .boolean(let b)): a == b
         case (.date(let a), .date(let b)): a.bitPattern == b.bitPattern
         case (.data(let a), .data(let b)): a == b
@@ -35,6 +36,7 @@ extension ArchiveValue: Hashable {
         case .string(let value): hasher.combine(1); hasher.combine(value)
         case .integer(let value): hasher.combine(2); hasher.combine(value)
         case .real(let value): hasher.combine(3); hasher.combine(value.bitPattern)
+        case .float(let value): hasher.combine(18); hasher.combine(value.bitPattern)
         case .boolean(let value): hasher.combine(4); hasher.combine(value)
         case .date(let value): hasher.combine(5); hasher.combine(value.bitPattern)
         case .data(let value): hasher.combine(6); hasher.combine(value.bytes.count)

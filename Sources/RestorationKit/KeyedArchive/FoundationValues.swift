@@ -46,6 +46,7 @@ enum FoundationValues {
         case .date:
             switch only("NS.time", in: fields) {
             case .real(let seconds)?: return .date(seconds)
+            case .float(let seconds)?: return .date(Double(seconds))
             case .integer(let seconds)?: return .date(Double(seconds))
             default: break
             }

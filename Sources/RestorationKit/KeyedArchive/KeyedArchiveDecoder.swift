@@ -321,6 +321,9 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         case .real(let real):
             try session.consume(1)
             return .real(real)
+        case .float(let float):
+            try session.consume(1)
+            return .float(float)
         case .boolean(let boolean):
             try session.consume(1)
             return .boolean(boolean)

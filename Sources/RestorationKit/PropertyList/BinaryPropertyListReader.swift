@@ -150,6 +150,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
         case .boolean(let value): return .scalar(.boolean(value))
         case .integer(let value): return .scalar(.integer(value))
         case .real(let value): return .scalar(.real(value))
+        case .float(let value): return .scalar(.float(value))
         case .date(let value): return .scalar(.date(value))
         case .data(let start, let count): return .scalar(.data(source[(base + start)..<(base + start + count)]))
         case .asciiString(let start, let count): return .scalar(.string(asciiString(start: start, count: count)))
@@ -169,6 +170,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
         case boolean(Bool)
         case integer(Int128)
         case real(Double)
+        case float(Float)
         case date(Double)
         /// Payloads: `count` bytes (UTF-16 strings: code units) from buffer offset `start`.
         case data(start: Int, count: Int)
@@ -195,7 +197,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
         case 0x1:
             return .integer(try integer(at: offset, sizeExponent: info))
         case 0x2:
-            return .real(try real(at: offset, sizeExponent: info))
+            return try real(at: offset, sizeExponent: info)
         case 0x3:
             guard info == 3 else {
                 throw PropertyListError("date marker 0x\(hex(marker)) has an unsupported size", at: base + offset)
@@ -269,14 +271,14 @@ struct BinaryPropertyList: PropertyListObjectTable {
         }
     }
 
-    private func real(at offset: Int, sizeExponent: Int) throws(PropertyListError) -> Double {
+    private func real(at offset: Int, sizeExponent: Int) throws(PropertyListError) -> RawObject {
         switch sizeExponent {
         case 2:
             try need(4, after: offset + 1, for: "real", at: offset)
-            return Double(Float(bitPattern: UInt32(Self.readUInt(buffer, at: offset + 1, size: 4))))
+            return .float(Float(bitPattern: UInt32(Self.readUInt(buffer, at: offset + 1, size: 4))))
         case 3:
             try need(8, after: offset + 1, for: "real", at: offset)
-            return Double(bitPattern: Self.readUInt64(buffer, at: offset + 1))
+            return .real(Double(bitPattern: Self.readUInt64(buffer, at: offset + 1)))
         default:
             throw PropertyListError("real of 2^\(sizeExponent) bytes is not supported (4 or 8 bytes)", at: base + offset)
         }

@@ -8,6 +8,9 @@ public enum PropertyListValue: Hashable, Sendable {
     case string(String)
     case integer(Int128)
     case real(Double)
+    /// A 4-byte real (what `encodeFloat:forKey:` writes): kept at its own precision, so that it
+    /// prints as the float that was written (0.8926057, not 0.892605721950531).
+    case float(Float)
     case boolean(Bool)
     /// Seconds since 2001-01-01T00:00:00Z (Core Foundation's reference date).
     case date(Double)
@@ -22,7 +25,7 @@ public enum PropertyListValue: Hashable, Sendable {
         switch self {
         case .string: "string"
         case .integer: "integer"
-        case .real: "real"
+        case .real, .float: "real"
         case .boolean: "boolean"
         case .date: "date"
         case .data: "data"

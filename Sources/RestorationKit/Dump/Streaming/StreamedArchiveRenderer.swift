@@ -202,6 +202,7 @@ struct StreamedArchiveRenderer {
             try output.countNode()
             switch try resolvedScalar(fields[0].value) {
             case .real(let seconds): try output.writeDate(seconds)
+            case .float(let seconds): try output.writeDate(Double(seconds))
             case .integer(let seconds): try output.writeDate(Double(seconds))
             default: throw GiveUp()
             }

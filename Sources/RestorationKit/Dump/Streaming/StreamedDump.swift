@@ -226,7 +226,7 @@ enum StreamedDump {
         case .uuid(let bytes):
             // Decoded, such bytes would not have become a UUID.
             return (try? PropertyListReader.format(of: bytes[...])) != nil
-        case .null, .string, .integer, .real, .boolean, .date, .reference, .cycle:
+        case .null, .string, .integer, .real, .float, .boolean, .date, .reference, .cycle:
             return false
         }
     }

@@ -58,7 +58,7 @@ enum StreamedShape: Equatable {
         switch object {
         case .boolean: self = .boolean
         case .integer: self = .integer
-        case .real: self = .real
+        case .real, .float: self = .real
         case .date: self = .date
         case .asciiString, .utf16String, .utf8String: self = .string
         case .data(let start, let count):

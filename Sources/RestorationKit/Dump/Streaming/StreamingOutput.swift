@@ -122,6 +122,8 @@ struct StreamingOutput {
             }
         case .real(let value):
             try writeReal(value)
+        case .float(let value):
+            if value.isFinite { writer.writeNumber(value.description) } else { try writeReal(Double(value)) }
         case .date(let seconds):
             try writeDate(seconds)
         case .data(let start, let count):
