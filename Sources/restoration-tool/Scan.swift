@@ -10,7 +10,7 @@ struct Scan: ParsableCommand {
             an unpacked backup) for <bundle-id>.savedState folders, without following symbolic links, \
             and prints one row per archive, newest first: saved time, bundle id, scene session, system \
             version, object count, validation status, and warnings from inprogress.data. \
-            Exit status: 0 success, 2 a directory could not be read.
+            Exit status: 0 success, 2 a directory or an archive in it could not be read.
             """
     )
 
@@ -50,7 +50,13 @@ struct Scan: ParsableCommand {
         } else {
             Console.write(ScanTextFormatter.format(result.rows, style: TextStyle(enabled: color.enabled)))
         }
-        if !result.unreadable.isEmpty {
+        // Each archive that could not be read is a row of its own (status "unreadable: …") and
+        // an error line, and makes the status 2, as a file argument that cannot be read does.
+        let unreadableArchives = result.rows.filter(\.isUnreadable)
+        for row in unreadableArchives {
+            Console.error(file: row.path, row.problem ?? "cannot be read")
+        }
+        if !result.unreadable.isEmpty || !unreadableArchives.isEmpty {
             throw ExitCode(ExitStatus.unreadable)
         }
     }

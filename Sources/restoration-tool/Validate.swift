@@ -70,7 +70,12 @@ struct Validate: ParsableCommand {
             let input = Self.trimmingTrailingSlashes(argument)
             let archives: [(path: String, sidecarFolders: [String])]
             if input != "-", DirectoryListing.isDirectory(input) {
-                archives = SavedStateDirectory.archives(in: input).map { path in
+                guard let found = SavedStateDirectory.archives(in: input) else {
+                    Console.error(file: input, "cannot read this directory")
+                    status = max(status, ExitStatus.unreadable)
+                    continue
+                }
+                archives = found.map { path in
                     // A scene's own folder first, then the .savedState folder above it.
                     let folder = Self.parent(of: path)
                     return (path, folder == input ? [input] : [folder, input])
@@ -112,7 +117,8 @@ struct Validate: ParsableCommand {
     private func validateArchive(_ path: String, sidecarFolders: [String], isScene: Bool, _ validator: ArchiveValidator) -> ValidationReport?? {
         let archive: RestorationArchive
         do {
-            archive = try RestorationArchive(contentsOf: path, limits: decoding.limits)
+            // An archive found in a directory is not followed if it is a link, FIFO or device.
+            archive = try RestorationArchive(contentsOf: path, limits: decoding.limits, followingLinks: sidecarFolders.isEmpty)
         } catch {
             if isScene, error.kind == .notKeyedArchive {
                 // FORMAT.md: a scene's data.data may be a user-activity dictionary instead.

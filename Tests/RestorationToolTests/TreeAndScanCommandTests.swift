@@ -78,7 +78,10 @@ final class ScanCommandTests: XCTestCase {
         let root = try makeTree()
         defer { try? FileManager.default.removeItem(at: root) }
         let run = try ToolRunner.run(["scan", "--json", root.path])
-        XCTAssertEqual(run.status, 0, run.stderr)
+        // The broken archive is a row and an error line, and makes the status 2.
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix("com.example.broken.savedState/data.data: error: trailer gives an offset size of 33 bytes; it must be 1 to 8 (at byte 8707)\n"), run.stderr)
+        XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let rows = try XCTUnwrap(document["archives"] as? [[String: Any]])
         XCTAssertEqual(rows.map { $0["bundleIdentifier"] as? String }, ["com.example.newer", "com.example.scenes", "com.example.older", "com.example.broken"])

@@ -5,9 +5,10 @@ extension RestorationArchive {
         self.init(archive: try KeyedArchiveDecoder(limits: limits).decode(bytes), interpret: interpret)
     }
 
-    /// Reads and decodes the file at `path` (`-` for standard input).
-    public init(contentsOf path: String, limits: DecodingLimits = .default, interpret: Bool = true) throws(ArchiveError) {
-        let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
+    /// Reads and decodes the file at `path` (`-` for standard input). With `followingLinks` false
+    /// (an archive found in a directory), a symbolic link, FIFO or device is refused.
+    public init(contentsOf path: String, limits: DecodingLimits = .default, interpret: Bool = true, followingLinks: Bool = true) throws(ArchiveError) {
+        let bytes = try InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)
         try self.init(bytes: bytes[...], limits: limits, interpret: interpret)
     }
 }

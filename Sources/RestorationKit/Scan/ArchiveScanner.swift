@@ -13,7 +13,7 @@ public struct ArchiveScanner: Sendable {
 
     public struct Result: Sendable {
         public var rows: [ScanRow]
-        /// Starting directories that could not be read.
+        /// Directories that could not be read: starting ones, and those met on the way.
         public var unreadable: [String]
     }
 
@@ -21,13 +21,19 @@ public struct ArchiveScanner: Sendable {
         var rows: [ScanRow] = []
         var unreadable: [String] = []
         for root in roots {
-            guard let savedStates = savedStateDirectories(under: root) else {
+            guard let savedStates = savedStateDirectories(under: root, unreadable: &unreadable) else {
                 unreadable.append(root)
                 continue
             }
             for directory in savedStates {
-                for archive in SavedStateDirectory.archives(in: directory) {
-                    rows.append(row(archive, savedState: directory))
+                guard let archives = SavedStateDirectory.archives(in: directory) else {
+                    unreadable.append(directory)
+                    continue
+                }
+                // The .savedState folder's own side files are read once for all its archives.
+                let sidecars = SavedStateDirectory.sidecarDiagnostics(in: directory, limits: limits)
+                for archive in archives {
+                    rows.append(row(archive, savedState: directory, sidecars: sidecars))
                 }
             }
         }
@@ -35,15 +41,19 @@ public struct ArchiveScanner: Sendable {
         return Result(rows: rows, unreadable: unreadable)
     }
 
-    /// Every `*.savedState` directory at or below `root`; nil if `root` cannot be read.
-    func savedStateDirectories(under root: String) -> [String]? {
+    /// Every `*.savedState` directory at or below `root`; nil if `root` cannot be read. Folders
+    /// below it that cannot be read are added to `unreadable`.
+    func savedStateDirectories(under root: String, unreadable: inout [String]) -> [String]? {
         if root.hasSuffix(".savedState"), DirectoryListing.isDirectory(root) { return [root] }
         guard DirectoryListing.entries(in: root) != nil else { return nil }
         var found: [String] = []
         // Depth-first, without recursion: a deep tree cannot exhaust the stack.
         var pending: [(path: String, depth: Int)] = [(root, 0)]
         while let (path, depth) = pending.popLast() {
-            guard let entries = DirectoryListing.entries(in: path) else { continue }
+            guard let entries = DirectoryListing.entries(in: path) else {
+                unreadable.append(path)
+                continue
+            }
             for entry in entries.reversed() where entry.kind == .directory {
                 let child = path + "/" + entry.name
                 if entry.name.hasSuffix(".savedState") {
@@ -56,21 +66,20 @@ public struct ArchiveScanner: Sendable {
         return found
     }
 
-    private func row(_ archive: String, savedState directory: String) -> ScanRow {
+    private func row(_ archive: String, savedState directory: String, sidecars: [Diagnostic]) -> ScanRow {
         let folder = directory.split(separator: "/").last.map(String.init) ?? directory
         let bundle = String(folder.dropLast(".savedState".count))
         let sceneFolder = archive.split(separator: "/").dropLast().last.map(String.init)
         let scene = sceneFolder == folder ? nil : sceneFolder
         var row = ScanRow(path: archive, bundleIdentifier: bundle, sceneSession: scene)
-        var sidecarFolders = [directory]
-        if let scene { sidecarFolders.insert(directory + "/" + scene, at: 0) }
-        // What validate says of the files beside the archive, counted as it counts them.
-        let sidecarFindings = sidecarFolders.flatMap { SavedStateDirectory.sidecarDiagnostics(in: $0, limits: limits) }
+        // What validate says of the files beside the archive (the scene's, then the .savedState
+        // folder's), counted as it counts them.
+        let sidecarFindings = (scene.map { SavedStateDirectory.sidecarDiagnostics(in: directory + "/" + $0, limits: limits) } ?? []) + sidecars
         row.sidecarNotes = sidecarFindings.map(\.message)
         row.discardPending = sidecarFindings.contains { $0.rule == .pendingDiscard }
         row.restoreInterrupted = sidecarFindings.contains { $0.rule == .interruptedRestore }
         do {
-            let decoded = try RestorationArchive(contentsOf: archive, limits: limits)
+            let decoded = try RestorationArchive(contentsOf: archive, limits: limits, followingLinks: false)
             guard decoded.isRestorationArchive else {
                 row.problem = "not a restoration archive"
                 return row
@@ -82,7 +91,12 @@ public struct ArchiveScanner: Sendable {
             row.errors = diagnostics.filter { $0.severity == .error }.count
             row.warnings = diagnostics.filter { $0.severity == .warning }.count + sidecarFindings.count
         } catch {
-            row.problem = error.kind == .notKeyedArchive && scene != nil ? "a scene's user-activity state, not a keyed archive" : error.description
+            if error.kind == .notKeyedArchive && scene != nil {
+                row.problem = "a scene's user-activity state, not a keyed archive"
+            } else {
+                row.problem = error.description
+                row.isUnreadable = true
+            }
         }
         return row
     }
@@ -100,8 +114,11 @@ public struct ScanRow: Sendable {
     public var objectCount: Int?
     public var errors: Int?
     public var warnings: Int?
-    /// Why the archive could not be read, if it could not.
+    /// Why the archive could not be read, or is no restoration archive.
     public var problem: String?
+    /// Whether the archive could not be read at all (`scan` exits with 2); a scene's
+    /// user-activity state or a keyed archive of another kind is read, just not validated.
+    public var isUnreadable = false
     /// What `validate` finds in `inprogress.data` and `restorationInfo.plist` beside the archive:
     /// a pending discard, an interrupted restore, a file that cannot be read (all warnings).
     public var sidecarNotes: [String] = []

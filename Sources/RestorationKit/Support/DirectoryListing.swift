@@ -52,6 +52,22 @@ public enum DirectoryListing {
         return entries.sorted { $0.name < $1.name }
     }
 
+    /// What is at `path` itself (a symbolic link is not followed); nil if nothing is.
+    public static func kind(of path: String) -> EntryKind? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return kind(status.st_mode)
+    }
+
+    private static func kind(_ mode: mode_t) -> EntryKind {
+        switch mode & S_IFMT {
+        case S_IFDIR: .directory
+        case S_IFREG: .file
+        case S_IFLNK: .symbolicLink
+        default: .other
+        }
+    }
+
     private static func kindByLstat(_ path: String) -> EntryKind {
         var status = stat()
         guard lstat(path, &status) == 0 else { return .other }

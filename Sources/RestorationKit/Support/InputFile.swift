@@ -10,31 +10,59 @@ import Darwin
 ///
 /// Evidence files must stay untouched: the file is opened O_RDONLY and nothing is written next
 /// to it. The size is bounded so a huge or endless input (a device node, a pipe) cannot take
-/// all memory.
+/// all memory, and the open never waits: a FIFO without a writer reads as empty, one whose
+/// writer sends nothing for `idleSeconds` is an error, and what is opened is checked on the
+/// descriptor (`fstat`), not by a `stat` before opening, which a swapped-in file could race.
 public enum InputFile {
-    public static func read(_ path: String, limit: Int = DecodingLimits.default.maxInputBytes) throws(ArchiveError) -> [UInt8] {
+    /// How long a pipe or device may send nothing before reading it gives up.
+    public static let idleSeconds: Int32 = 30
+
+    /// Reads `path`. With `followingLinks` false (files found while walking a directory), a
+    /// symbolic link is refused rather than followed.
+    public static func read(_ path: String, limit: Int = DecodingLimits.default.maxInputBytes, followingLinks: Bool = true) throws(ArchiveError) -> [UInt8] {
         if path == "-" {
             return try readAll(descriptor: 0, limit: limit)
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
+            if errno == ELOOP, !followingLinks {
+                throw ArchiveError(.unreadable, "is a symbolic link, which is not followed")
+            }
             throw ArchiveError(.unreadable, "cannot open: " + errorText())
         }
         defer { close(descriptor) }
         var status = stat()
         var expectedSize = 0
-        if fstat(descriptor, &status) == 0 {
-            if (status.st_mode & S_IFMT) == S_IFDIR {
-                throw ArchiveError(.unreadable, "is a directory, not an archive file")
+        guard fstat(descriptor, &status) == 0 else {
+            throw ArchiveError(.unreadable, "cannot open: " + errorText())
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            throw ArchiveError(.unreadable, "is a directory, not an archive file")
+        case S_IFREG:
+            if Int(status.st_size) > limit {
+                throw ArchiveError(.limitExceeded, "file is \(status.st_size) bytes, larger than the limit of \(limit) bytes")
             }
-            if (status.st_mode & S_IFMT) == S_IFREG {
-                if Int(status.st_size) > limit {
-                    throw ArchiveError(.limitExceeded, "file is \(status.st_size) bytes, larger than the limit of \(limit) bytes")
-                }
-                expectedSize = Int(status.st_size)
+            expectedSize = Int(status.st_size)
+        case S_IFIFO, S_IFCHR, S_IFSOCK:
+            guard followingLinks else {
+                throw ArchiveError(.unreadable, "is a \(kindName(status.st_mode)), not a regular file")
             }
+        default:
+            throw ArchiveError(.unreadable, "is a \(kindName(status.st_mode)), not an archive file")
         }
         return try readAll(descriptor: descriptor, limit: limit, expectedSize: expectedSize)
+    }
+
+    private static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "FIFO"
+        case S_IFCHR: "character device"
+        case S_IFBLK: "block device"
+        case S_IFSOCK: "socket"
+        case S_IFLNK: "symbolic link"
+        default: "special file"
+        }
     }
 
     /// Reads to the end. A regular file's size is known, so its bytes are read straight into a
@@ -136,7 +164,19 @@ public enum InputFile {
     }
 }
 
-/// `read(2)`; at file scope so that the name is not taken by `InputFile.read`.
+/// `read(2)`; at file scope so that the name is not taken by `InputFile.read`. A descriptor
+/// opened non-blocking that has nothing yet (a pipe whose writer is slow) is waited on with
+/// `poll`, for `InputFile.idleSeconds` at most: then it fails with ETIMEDOUT.
 private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
+    while true {
+        let got = read(descriptor, buffer, count)
+        guard got < 0, errno == EAGAIN || errno == EWOULDBLOCK else { return got }
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&waiting, 1, InputFile.idleSeconds * 1000)
+        if ready == 0 {
+            errno = ETIMEDOUT
+            return -1
+        }
+        if ready < 0, errno != EINTR { return -1 }
+    }
 }

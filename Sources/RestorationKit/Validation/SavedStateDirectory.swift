@@ -7,32 +7,40 @@ public enum SavedStateDirectory {
     public static let restorationInfoName = "restorationInfo.plist"
     static let knownSceneSessions = "KnownSceneSessions"
 
-    /// The archives in `directory`: its own `data.data`, then each scene session's, sorted.
-    /// Folders named `*.savedState` are other apps' states, not scene sessions.
-    public static func archives(in directory: String) -> [String] {
+    /// The archives in `directory`: its own `data.data`, then each scene session's, sorted;
+    /// nil when the directory cannot be read. Whatever is named `data.data` counts, a symbolic
+    /// link, FIFO or directory too, so that reading it reports why it is no archive; scene
+    /// folders that are symbolic links are not followed. Folders named `*.savedState` are other
+    /// apps' states, not scene sessions.
+    public static func archives(in directory: String) -> [String]? {
+        guard let entries = DirectoryListing.entries(in: directory) else { return nil }
         var found: [String] = []
         let own = directory + "/" + archiveName
-        if DirectoryListing.isRegularFile(own) { found.append(own) }
-        for name in DirectoryListing.names(in: directory) ?? [] where name != knownSceneSessions && !name.hasSuffix(".savedState") {
-            let session = directory + "/" + name
-            let archive = session + "/" + archiveName
-            if DirectoryListing.isDirectory(session), DirectoryListing.isRegularFile(archive) {
+        if entries.contains(where: { $0.name == archiveName }) { found.append(own) }
+        for entry in entries where entry.kind == .directory && entry.name != knownSceneSessions && !entry.name.hasSuffix(".savedState") {
+            let archive = directory + "/" + entry.name + "/" + archiveName
+            if DirectoryListing.kind(of: archive) != nil {
                 found.append(archive)
             }
         }
         return found
     }
 
-    /// What `inprogress.data` and `restorationInfo.plist` in `directory` say.
+    /// The most a side file is read: each is a dictionary of a key or two.
+    static let maximumSidecarBytes = 64 << 10
+
+    /// What `inprogress.data` and `restorationInfo.plist` in `directory` say. Neither is
+    /// followed if it is a symbolic link, and one larger than `maximumSidecarBytes` is refused
+    /// before it is read.
     public static func sidecarDiagnostics(in directory: String, limits: DecodingLimits = .default) -> [Diagnostic] {
         let prefix = directory.isEmpty ? "" : directory + "/"
         var diagnostics: [Diagnostic] = []
         let inProgress = prefix + inProgressName
-        if DirectoryListing.isRegularFile(inProgress) {
+        if DirectoryListing.kind(of: inProgress) != nil {
             diagnostics += checkInProgress(inProgress, limits: limits)
         }
         let info = prefix + restorationInfoName
-        if DirectoryListing.isRegularFile(info), case .failure(let problem) = readDictionary(info, limits: limits) {
+        if DirectoryListing.kind(of: info) != nil, case .failure(let problem) = readDictionary(info, limits: limits) {
             diagnostics.append(Diagnostic(.warning, .unreadableSidecar, key: restorationInfoName, "\(restorationInfoName) cannot be read: \(problem)"))
         }
         return diagnostics
@@ -67,7 +75,7 @@ public enum SavedStateDirectory {
 
     private static func readDictionary(_ path: String, limits: DecodingLimits) -> Result<PropertyListDictionary, Problem> {
         do throws(ArchiveError) {
-            let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
+            let bytes = try InputFile.read(path, limit: min(limits.maxInputBytes, maximumSidecarBytes), followingLinks: false)
             do throws(PropertyListError) {
                 guard case .dictionary(let dictionary) = try PropertyListReader(limits: limits).read(bytes) else {
                     return .failure(Problem(description: "it is not a dictionary"))

@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+/// Directory trees come from devices and backups: nothing in one may hang the tool, be followed
+/// through a symbolic link, or be left out without a word.
+final class FileSystemTests: XCTestCase {
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("tree-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    private func folder(_ path: String) throws -> URL {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private func copyClean(to url: URL) throws {
+        try FileManager.default.copyItem(atPath: ToolRunner.fixture("validate/clean.data"), toPath: url.path)
+    }
+
+    func testScanReportsWhatItCannotReadAndFollowsNoLink() throws {
+        XCTAssertEqual(mkfifo(try folder("fifo.savedState").appendingPathComponent("data.data").path, 0o600), 0)
+        try FileManager.default.createSymbolicLink(atPath: try folder("link.savedState").appendingPathComponent("data.data").path,
+                                                   withDestinationPath: ToolRunner.fixture("validate/clean.data"))
+        try FileManager.default.createDirectory(at: try folder("directory.savedState").appendingPathComponent("data.data"), withIntermediateDirectories: true)
+        let sidecars = try folder("sidecars.savedState")
+        try copyClean(to: sidecars.appendingPathComponent("data.data"))
+        try FileManager.default.createSymbolicLink(atPath: sidecars.appendingPathComponent("inprogress.data").path,
+                                                   withDestinationPath: ToolRunner.fixture("validate/pending-discard.savedState/inprogress.data"))
+        // A sparse 1 GiB side file beside scenes: refused before it is read, once per folder.
+        let scenes = try folder("scenes.savedState")
+        let large = scenes.appendingPathComponent("inprogress.data").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: large, contents: nil))
+        XCTAssertEqual(truncate(large, 1 << 30), 0)
+        for scene in 0..<3 { try copyClean(to: try folder("scenes.savedState/scene\(scene)").appendingPathComponent("data.data")) }
+        try FileManager.default.createSymbolicLink(atPath: scenes.appendingPathComponent("linked").path, withDestinationPath: ToolRunner.fixture("validate/pending-discard.savedState"))
+
+        let run = try ToolRunner.run(["scan", root.path])
+        XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+        XCTAssertLessThan(run.seconds, 5)
+        for (name, reason) in [("fifo", "is a FIFO, not a regular file"), ("link", "is a symbolic link, which is not followed"), ("directory", "is a directory, not an archive file")] {
+            let path = root.appendingPathComponent("\(name).savedState/data.data").path
+            XCTAssertTrue(run.stdout.contains("unreadable: \(reason)"), run.stdout)
+            XCTAssertTrue(run.stderr.contains("restoration-tool: \(path): error: \(reason)\n"), run.stderr)
+        }
+        XCTAssertTrue(run.stdout.contains("inprogress.data cannot be read: is a symbolic link, which is not followed"), run.stdout)
+        XCTAssertEqual(run.stdout.components(separatedBy: "larger than the limit of 65536 bytes").count - 1, 3, "once per scene row, read once")
+        XCTAssertFalse(run.stdout.contains("linked"), "a linked scene folder is not followed")
+        XCTAssertTrue(run.stdout.hasSuffix("7 archives\n"), run.stdout)
+    }
+
+    func testValidateOfADirectoryFollowsNoLink() throws {
+        let state = try folder("app.savedState")
+        try FileManager.default.createSymbolicLink(atPath: state.appendingPathComponent("data.data").path, withDestinationPath: ToolRunner.fixture("validate/clean.data"))
+        let run = try ToolRunner.run(["validate", state.path])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stderr, "restoration-tool: \(state.path)/data.data: error: is a symbolic link, which is not followed\n")
+        // Named on the command line, a link is followed, as by any tool.
+        XCTAssertEqual(try ToolRunner.run(["validate", state.appendingPathComponent("data.data").path]).status, 0)
+    }
+
+    /// A FIFO argument without a writer blocked forever; now it reads as empty at once.
+    func testAFIFOArgumentNeverBlocks() throws {
+        let fifo = root.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        for command in [["dump"], ["validate"], ["tree"], ["dump", "--json"]] {
+            let run = try ToolRunner.run(command + [fifo])
+            XCTAssertEqual(run.status, 2, "\(command)")
+            XCTAssertEqual(run.stderr, "restoration-tool: \(fifo): error: file is empty (at byte 0)\n", "\(command)")
+        }
+    }
+}
