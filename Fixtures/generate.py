@@ -1307,6 +1307,26 @@ def demangling_bomb_archive():
         class_map={path: bomb}, **STATEDEMO_METADATA)
 
 
+def escape_bomb():
+    """Escaping multiplies: 60 000 ESC characters referenced 4 000 times are 240 MB of text,
+    inside a limit that counts bytes as stored, but six times that once each is escaped."""
+    objects = ["$null", {"$class": UID(3), "NS.objects": [UID(2)] * 4000}, "\x1b" * 60_000, NSARRAY_CLASS]
+    return binary(keyed_tree({"root": UID(1)}, objects))
+
+
+def structure_bomb(levels=12, width=1000):
+    """Output from structure alone: an array of `width` short strings shared 2**levels times
+    through nested arrays (4 million values, inside the value limit) is 16 KB that prints
+    295 MB of text."""
+    objects = ["$null", NSARRAY_CLASS, {"$class": UID(1), "NS.objects": [UID(3 + i) for i in range(width)]}]
+    objects += ["x%d" % i for i in range(width)]
+    top = 2
+    for _ in range(levels):
+        objects.append({"$class": UID(1), "NS.objects": [UID(top)] * 2})
+        top = len(objects) - 1
+    return binary(keyed_tree({"root": UID(top)}, objects))
+
+
 def shared_string_bomb(length=1 << 16, references=8192):
     """$objects[1] is an NSArray holding one long string `references` times: a small file that
     prints half a gibibyte, because every reference prints the string."""
@@ -1389,6 +1409,7 @@ def hostile_files(ios8_bytes):
             ["$null", Leaf(enc_data(b"\x00\x01\x02\x03", declared_length=1 << 32))]),
         "long-path.data": binary(long_path_archive()),
         "demangling-bomb.data": binary(demangling_bomb_archive()),
+        "escape-bomb.data": escape_bomb(),
     }
     files.update(hostile_xml_files())
     return {"hostile/" + name: data for name, data in files.items()}
@@ -1519,6 +1540,9 @@ def main(argv):
     files.update(validate_files())
     files.update(diff_files())
     files.update(evidence_files())
+    # Inputs whose cost is output itself: run by Tests/Hostile/harness.py (release build, default
+    # limits) and by tests with a small --max-output-size.
+    files["amplification/structure-bomb.data"] = structure_bomb()
     for name, data in files.items():
         path = os.path.join(out_dir, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -15,6 +15,26 @@ enum Console {
         writeAll(text, to: 1)
     }
 
+    /// The default of `--max-output-size`: past four times the text a 20 000-object archive
+    /// (24 MB) prints, and short of what a small file of shared values could make the tool write.
+    static let defaultOutputLimit = 64 << 20
+
+    /// Writes `text` if it is at most `limit` bytes; otherwise nothing, and an error line naming
+    /// `file` (false).
+    static func write(_ text: String, file: String, limit: Int) -> Bool {
+        guard text.utf8.count <= limit else {
+            outputTooLarge(file: file, limit: limit)
+            return false
+        }
+        write(text)
+        return true
+    }
+
+    /// `restoration-tool: FILE: error: its output goes past …`.
+    static func outputTooLarge(file: String, limit: Int) {
+        error(file: file, "its output goes past the limit of \(limit) bytes (--max-output-size); nothing of it is written")
+    }
+
     /// `restoration-tool: FILE: error: what (at byte n)`. Messages quote the input (a class
     /// name, a version string): escaped, they stay one line with no control sequence.
     static func error(file: String, _ message: String) {
@@ -38,14 +58,25 @@ enum Console {
 
     /// Writes the documents as JSON (an array when `asArray`); false, after an error line
     /// naming `file`, when a value has no JSON form.
-    static func writeJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, file: String) -> Bool {
+    ///
+    /// The text is gathered whole before it is written, at most `limit` bytes of it: a document
+    /// past the limit is not written at all (an error line instead), so that no command leaves
+    /// half a document behind a failure.
+    static func writeJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, file: String, limit: Int = .max) -> Bool {
+        var text: [UInt8] = []
         do {
-            try JSONOutput.write(documents, asArray: asArray, gathering: { writeAll($0, to: 1) })
-            return true
+            try JSONOutput.write(documents, asArray: asArray, limit: limit, gathering: { pieces in
+                for piece in pieces { text.append(contentsOf: piece) }
+            })
+        } catch is JSONOutput.LimitExceeded {
+            outputTooLarge(file: file, limit: limit)
+            return false
         } catch {
             Console.error(file: file, "cannot write JSON: a value has no JSON form")
             return false
         }
+        text.withUnsafeBytes { writeAll($0, to: 1) }
+        return true
     }
 
     /// Reads an archive that must be a restoration archive; nil after an error line otherwise.

@@ -18,8 +18,11 @@ struct DecodingOptions: ParsableArguments {
     @Option(name: .customLong("max-nested-bytes"), help: ArgumentHelp("How many bytes of nested archives one file may make the tool parse, all levels together.", valueName: "bytes"))
     var maxNestedArchiveBytes: Int = DecodingLimits.default.maxNestedArchiveBytes
 
-    @Option(name: .customLong("max-expanded-bytes"), help: ArgumentHelp("How many bytes of strings and data one file may expand to (a shared value counts once per reference).", valueName: "bytes"))
+    @Option(name: .customLong("max-expanded-bytes"), help: ArgumentHelp("How many bytes of strings and data one file may expand to, as written, escaped (a shared value counts once per reference).", valueName: "bytes"))
     var maxExpandedBytes: Int = DecodingLimits.default.maxExpandedBytes
+
+    @Option(name: .customLong("max-output-size"), help: ArgumentHelp("The most bytes one file's text, or a whole JSON document, may take; past it nothing of it is written.", valueName: "bytes"))
+    var maxOutputBytes: Int = Console.defaultOutputLimit
 
     func validate() throws {
         // The stack, not the input, bounds depth: beyond this, deep input could overflow it.
@@ -29,6 +32,7 @@ struct DecodingOptions: ParsableArguments {
         guard maxInputBytes >= 1 else { throw ValidationError("--max-input-size must be at least 1") }
         guard maxNestedArchiveBytes >= 0 else { throw ValidationError("--max-nested-bytes must not be negative") }
         guard maxExpandedBytes >= 0 else { throw ValidationError("--max-expanded-bytes must not be negative") }
+        guard maxOutputBytes >= 1 else { throw ValidationError("--max-output-size must be at least 1") }
     }
 
     var limits: DecodingLimits {

@@ -48,13 +48,14 @@ struct Diff: ParsableCommand {
         guard archives.count == 2 else { Console.finish(ExitStatus.unreadable) }
         let changes = ArchiveDiffer(ignoring: Set(ignore)).diff(archives[0], archives[1])
         if json {
-            guard Console.writeJSON([DiffDocument(a: a, b: b, changes: changes)], asArray: false, file: b) else {
+            guard Console.writeJSON([DiffDocument(a: a, b: b, changes: changes)], asArray: false, file: b, limit: decoding.maxOutputBytes) else {
                 Console.finish(ExitStatus.unreadable)
             }
         } else if !changes.isEmpty {
             let formatter = DiffTextFormatter(color: color.enabled)
             // The formatter escapes the names itself.
-            Console.write(formatter.format(changes, a: a == "-" ? "(standard input)" : a, b: b == "-" ? "(standard input)" : b))
+            let text = formatter.format(changes, a: a == "-" ? "(standard input)" : a, b: b == "-" ? "(standard input)" : b)
+            guard Console.write(text, file: b, limit: decoding.maxOutputBytes) else { Console.finish(ExitStatus.unreadable) }
         }
         Console.finish(changes.isEmpty ? ExitStatus.success : ExitStatus.findings)
     }

@@ -77,13 +77,18 @@ struct Dump: ParsableCommand {
                 status = max(status, ExitStatus.unreadable)
                 continue
             }
-            Console.write((wroteText ? "\n" : "") + formatter.format(archive, file: file == "-" ? "(standard input)" : file))
+            guard let text = formatter.format(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) else {
+                Console.outputTooLarge(file: file, limit: decoding.maxOutputBytes)
+                status = max(status, ExitStatus.unreadable)
+                continue
+            }
+            Console.write((wroteText ? "\n" : "") + text)
             wroteText = true
         }
         // Several files always give an array, even an empty one: the output's shape must not
         // depend on which inputs could be read.
         if json, !documents.isEmpty || files.count > 1 {
-            if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-") {
+            if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = max(status, ExitStatus.unreadable)
             }
         }

@@ -44,11 +44,12 @@ struct Scan: ParsableCommand {
                 : DirectoryListing.isDirectory(root) ? "cannot read this directory" : "not a directory (scan searches directories; validate or dump read a file)")
         }
         if json {
-            guard Console.writeJSON([ScanDocument(directories: roots, rows: result.rows)], asArray: false, file: roots[0]) else {
+            guard Console.writeJSON([ScanDocument(directories: roots, rows: result.rows)], asArray: false, file: roots[0], limit: decoding.maxOutputBytes) else {
                 throw ExitCode(ExitStatus.unreadable)
             }
         } else {
-            Console.write(ScanTextFormatter.format(result.rows, style: TextStyle(enabled: color.enabled)))
+            let text = ScanTextFormatter.format(result.rows, style: TextStyle(enabled: color.enabled))
+            guard Console.write(text, file: roots[0], limit: decoding.maxOutputBytes) else { throw ExitCode(ExitStatus.unreadable) }
         }
         // Each archive that could not be read is a row of its own (status "unreadable: …") and
         // an error line, and makes the status 2, as a file argument that cannot be read does.

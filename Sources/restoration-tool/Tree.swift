@@ -51,12 +51,15 @@ struct Tree: ParsableCommand {
             } else {
                 // Several trees: each under its file's name, a blank line between them.
                 let heading = files.count > 1 ? (wroteText ? "\n" : "") + Console.displayName(file) + ":\n" : ""
-                Console.write(heading + formatter.format(tree))
+                guard Console.write(heading + formatter.format(tree), file: file, limit: decoding.maxOutputBytes) else {
+                    status = ExitStatus.unreadable
+                    continue
+                }
                 wroteText = true
             }
         }
         if json, !documents.isEmpty || files.count > 1 {
-            if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-") {
+            if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
             }
         }

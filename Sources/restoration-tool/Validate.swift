@@ -98,13 +98,16 @@ struct Validate: ParsableCommand {
                 if json {
                     reports.append(report)
                 } else {
-                    Console.write(ValidationTextFormatter.format(report, displayName: Console.displayName(path), style: TextStyle(enabled: color.enabled)))
+                    let text = ValidationTextFormatter.format(report, displayName: Console.displayName(path), style: TextStyle(enabled: color.enabled))
+                    if !Console.write(text, file: path, limit: decoding.maxOutputBytes) {
+                        status = ExitStatus.unreadable
+                    }
                 }
             }
         }
         if json, !reports.isEmpty || files.count > 1 || files.contains(where: DirectoryListing.isDirectory) {
             let several = files.count > 1 || files.contains(where: DirectoryListing.isDirectory)
-            if !Console.writeJSON(reports.map(ValidationDocument.init), asArray: several, file: files.count == 1 ? files[0] : "-") {
+            if !Console.writeJSON(reports.map(ValidationDocument.init), asArray: several, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
             }
         }

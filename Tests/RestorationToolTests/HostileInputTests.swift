@@ -36,6 +36,7 @@ final class HostileInputTests: XCTestCase {
         "date-extremes.data": nil,
         "long-path.data": nil,
         "demangling-bomb.data": nil,
+        "escape-bomb.data": "archive's strings and data add up to more than the limit of 268435456 bytes as written, escaped",
         "xml-deep-newline.xml": "containers nest deeper than the limit of 512 levels (at byte 4260)",
         "xml-entity-bomb.xml": "not a well-formed XML property list: the document type declares entities, which are not read (at byte 40)",
         "xml-unclosed.xml": "not a well-formed XML property list: the property list ends inside <string> (at byte 190)",
@@ -130,6 +131,26 @@ final class HostileInputTests: XCTestCase {
         let dates = try ToolRunner.run(["dump", "--json", "Fixtures/hostile/date-extremes.data"])
         XCTAssertTrue(dates.stdout.contains(#""$real": "nan""#), dates.stdout)
         XCTAssertTrue(dates.stdout.contains(#""referenceSeconds": 1e+300"#), dates.stdout)
+    }
+
+    /// Output from structure alone (16 KB that print 295 MB): past --max-output-size nothing of
+    /// a file's output is written, and making it stops there.
+    func testOutputPastTheLimitIsNotWritten() throws {
+        let path = "Fixtures/amplification/structure-bomb.data"
+        for command in [["dump"], ["dump", "--raw"], ["dump", "--json"]] {
+            let run = try ToolRunner.run(command + ["--max-output-size", "1000000", path])
+            XCTAssertEqual(run.status, 2, "\(command)")
+            XCTAssertEqual(run.stdout, "", "\(command)")
+            XCTAssertEqual(run.stderr, "restoration-tool: \(path): error: its output goes past the limit of 1000000 bytes (--max-output-size); nothing of it is written\n", "\(command)")
+            XCTAssertLessThan(run.seconds, Self.timeBound, "\(command)")
+        }
+        // Another file of the same run is still written; the status is the worst.
+        let run = try ToolRunner.run(["dump", "--max-output-size", "1000000", path, "Fixtures/ios7-plain.data"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stdout.hasPrefix("File: Fixtures/ios7-plain.data\n"), run.stdout)
+        let fits = try ToolRunner.run(["diff", "--max-output-size", "100", "Fixtures/diff/state-a.data", "Fixtures/diff/state-b.data"])
+        XCTAssertEqual(fits.status, 2)
+        XCTAssertEqual(fits.stdout, "")
     }
 
     func testRaisedLimitsDoNotCrash() throws {

@@ -29,11 +29,18 @@ public struct TextDumpFormatter: Sendable {
     /// The text for `archive`. Printing recurses once per nesting level, so it runs on a deep
     /// stack (see `DeepStack`).
     public func format(_ archive: RestorationArchive, file: String) -> String {
-        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(archive, file: file) }
+        format(archive, file: file, outputLimit: .max)!
     }
 
-    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String) -> String {
-        var out = TextOutput()
+    /// The text for `archive`, or nil once it would be longer than `outputLimit` bytes: a small
+    /// archive of shared values can print hundreds of megabytes, and the text is not built
+    /// past the limit.
+    public func format(_ archive: RestorationArchive, file: String, outputLimit: Int) -> String? {
+        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(archive, file: file, outputLimit: outputLimit) }
+    }
+
+    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> String? {
+        var out = TextOutput(limit: outputLimit)
         out.line(style.paint("File: " + TextEscaping.escape(file), .bold))
         // Notes first: they say how to read what follows (a generic archive, keys left over).
         for note in archive.notes {
@@ -43,7 +50,7 @@ public struct TextDumpFormatter: Sendable {
             header(archive, into: &out)
             classMap(archive, into: &out)
             identifierPaths(archive, into: &out)
-            for object in archive.objects {
+            for object in archive.objects where !out.isFull {
                 self.object(object, into: &out)
             }
             if !archive.appState.isEmpty {
@@ -56,7 +63,7 @@ public struct TextDumpFormatter: Sendable {
             out.line("Top-Level Keys:")
             fields(archive.appState.entries.map { ($0, $1) }, indent: 1, into: &out)
         }
-        return out.text
+        return out.isFull ? nil : out.text
     }
 
     // MARK: Sections
@@ -133,7 +140,7 @@ public struct TextDumpFormatter: Sendable {
     private func fields(_ entries: [(String, ArchiveValue)], indent: Int, into out: inout TextOutput) {
         let labels = entries.map { TextEscaping.escape($0.0) }
         let longest = labels.map(\.count).max() ?? 0
-        for (label, (_, value)) in zip(labels, entries) {
+        for (label, (_, value)) in zip(labels, entries) where !out.isFull {
             out.line(Self.indentation(indent) + label + Self.dots(after: label, longest: longest) + summary(value))
             let nested = children(value)
             if !nested.isEmpty {
@@ -233,13 +240,22 @@ public struct TextDumpFormatter: Sendable {
 /// Accumulates output lines.
 private struct TextOutput {
     var text = ""
+    /// The most bytes the text may take; past it, lines are dropped and `isFull` is true.
+    let limit: Int
+    private(set) var isFull = false
+
+    init(limit: Int) {
+        self.limit = limit
+    }
 
     mutating func line(_ line: String) {
+        guard !isFull else { return }
         text += line
         text += "\n"
+        isFull = text.utf8.count > limit
     }
 
     mutating func blank() {
-        text += "\n"
+        line("")
     }
 }

@@ -16,16 +16,24 @@ public enum JSONOutput {
     /// `asArray` is for several inputs: the output's shape must not depend on how many of them
     /// could be read. Encoding recurses once per nesting level, so it runs on a deep stack.
     /// Throws, before anything is written, when a value has no JSON form.
+    ///
+    /// With a `limit`, throws `LimitExceeded` once the text would be longer than `limit` bytes;
+    /// what the sink was handed by then is incomplete, and the rest is not rendered.
     public static func write<Document: Encodable>(
-        _ documents: [Document], asArray: Bool, gathering sink: @escaping Sink
+        _ documents: [Document], asArray: Bool, limit: Int = .max, gathering sink: @escaping Sink
     ) throws {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { () throws in
             let encoder = JSONTreeEncoder()
             // The documents' own structure is encoded at once (that is where errors arise); the
             // archive values inside stay deferred until they are written.
             let node = !asArray && documents.count == 1 ? try encoder.encode(documents[0]) : try encoder.encode(documents)
-            JSONTextWriter.write(node, to: sink)
+            guard JSONTextWriter.write(node, limit: limit, to: sink) else { throw LimitExceeded(limit: limit) }
         }
+    }
+
+    /// The text would be longer than the limit given to `write`.
+    public struct LimitExceeded: Error, Sendable {
+        public var limit: Int
     }
 
     /// The whole text, newline included: for callers that need a string.

@@ -26,6 +26,11 @@ struct JSONTextWriter: JSONSink {
     /// Whether large arrays may be written by `writeConcurrently` (the text is the same either
     /// way; tests compare the two).
     private var allowsConcurrency = true
+    /// The most bytes the sink may be handed; past it the writer hands over nothing more and
+    /// stops at the next element (`isFull`), so that a document past the limit is not rendered.
+    private var limit = Int.max
+    private var handedOver = 0
+    private(set) var isFull = false
 
     private init(sink: @escaping JSONOutput.Sink) {
         self.sink = sink
@@ -43,18 +48,34 @@ struct JSONTextWriter: JSONSink {
 
     /// Writes `node` and a final newline. `maximumPieces`: handed to the sink at most at once
     /// (1 024, as many as one `writev` takes; the tests vary it).
-    static func write(_ node: JSONNode, allowsConcurrency: Bool = true, maximumPieces: Int = 1024, to sink: @escaping JSONOutput.Sink) {
+    /// Returns false, with what was handed over incomplete, when the text would be longer than
+    /// `limit` bytes.
+    @discardableResult
+    static func write(_ node: JSONNode, allowsConcurrency: Bool = true, maximumPieces: Int = 1024, limit: Int = .max, to sink: @escaping JSONOutput.Sink) -> Bool {
         precondition(maximumPieces >= 2, "a shared piece and the text before it go out together")
         var writer = JSONTextWriter(sink: sink)
         writer.allowsConcurrency = allowsConcurrency
         writer.maximumPieces = maximumPieces
+        writer.limit = limit
         writer.write(node)
         writer.output.append(UInt8(ascii: "\n"))
         writer.flush()
+        return !writer.isFull
     }
 
     private mutating func flush() {
         guard let sink else { return }
+        handedOver += output.count + pieces.reduce(0) { total, piece in
+            if case .shared(let text) = piece { return total + text.count }
+            return total
+        }
+        if handedOver > limit { isFull = true }
+        guard !isFull else {
+            pieces.removeAll(keepingCapacity: true)
+            sharedEnd = 0
+            output.removeAll()
+            return
+        }
         if pieces.isEmpty {
             withUnsafePointer(to: output.bytes) { sink(UnsafeBufferPointer(start: $0, count: 1)) }
         } else {
@@ -120,7 +141,7 @@ struct JSONTextWriter: JSONSink {
         // Helpers get as much stack as this thread has left, so they can go as deep as it can.
         let stackSize = StackBounds.remainingOnCurrentThread()
         var rendered = [ByteBuffer?](repeating: nil, count: min(elements.count, Self.concurrentBatch))
-        for batchStart in stride(from: 0, to: elements.count, by: Self.concurrentBatch) {
+        for batchStart in stride(from: 0, to: elements.count, by: Self.concurrentBatch) where !isFull {
             let batchCount = min(Self.concurrentBatch, elements.count - batchStart)
             rendered.withUnsafeMutableBufferPointer { rendered in
                 DeepStack.concurrentPerform(count: batchCount, threads: DeepStack.availableThreads, stackSize: stackSize) { offset in
@@ -217,7 +238,7 @@ struct JSONTextWriter: JSONSink {
         guard count > 0 else { return append("[]") }
         output.append(UInt8(ascii: "["))
         level += 1
-        for index in 0..<count {
+        for index in 0..<count where !isFull {
             startMember(first: index == 0)
             element(&self, index)
         }
@@ -229,7 +250,7 @@ struct JSONTextWriter: JSONSink {
         guard !keys.isEmpty else { return append("{}") }
         output.append(UInt8(ascii: "{"))
         level += 1
-        for (position, index) in Self.sortedOrder(keys).enumerated() {
+        for (position, index) in Self.sortedOrder(keys).enumerated() where !isFull {
             startMember(first: position == 0)
             writeString(keys[index])
             append(": ")

@@ -92,12 +92,21 @@ final class DecodingSession {
         }
     }
 
-    /// Counts `count` bytes of text or data about to be part of the decoded archive.
+    /// Counts `count` bytes of text or data, as written (see `TextEscaping.writtenSize`), about
+    /// to be part of the decoded archive.
     func consumeBytes(_ count: Int) throws(ArchiveError) {
         bytes += count
         guard bytes <= limits.maxExpandedBytes else {
-            throw error(.limitExceeded, "archive's strings and data add up to more than the limit of \(limits.maxExpandedBytes) bytes (shared ones count once per reference)")
+            throw error(.limitExceeded, "archive's strings and data add up to more than the limit of \(limits.maxExpandedBytes) bytes as written, escaped (shared ones count once per reference)")
         }
+    }
+
+    func consumeText(_ text: String) throws(ArchiveError) {
+        try consumeBytes(TextEscaping.writtenSize(text))
+    }
+
+    func consumeData(_ count: Int) throws(ArchiveError) {
+        try consumeBytes(TextEscaping.writtenSize(ofData: count))
     }
 
     func error(_ kind: ArchiveError.Kind, _ reason: String, at offset: Int? = nil) -> ArchiveError {
@@ -264,7 +273,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         for position in 0..<dictionary.count {
             let name = try key(position, of: dictionary)
             if skippingClass, name == "$class" { continue }
-            try session.consumeBytes(name.utf8.count)
+            try session.consumeText(name)
             session.location.append(name)
             names.append(name)
             values.append(try field(try member(dictionary.count + position, of: dictionary), depth: depth))
@@ -298,7 +307,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             entries.reserveCapacity(dictionary.count)
             for position in 0..<dictionary.count {
                 let name = try key(position, of: dictionary)
-                try session.consumeBytes(name.utf8.count)
+                try session.consumeText(name)
                 entries.append(.init(key: .string(name), value: try field(try member(dictionary.count + position, of: dictionary), depth: depth + 1)))
             }
             return .dictionary(ArchiveDictionary(entries: entries))
@@ -313,7 +322,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             return try data(bytes, depth: depth)
         case .string(let string):
             try session.consume(1)
-            try session.consumeBytes(string.utf8.count)
+            try session.consumeText(string)
             return .string(string)
         case .integer(let integer):
             try session.consume(1)
@@ -419,7 +428,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         // Without a `$classes` array the chain is the class alone.
         let chain = try member(named: "$classes", of: description).flatMap { index throws(ArchiveError) in try strings(index) } ?? [name]
         let hints = try member(named: "$classhints", of: description).map { index throws(ArchiveError) in try strings(index) ?? [] }
-        let nameBytes = (chain + (hints ?? [])).reduce(name.utf8.count) { $0 + $1.utf8.count }
+        let nameBytes = (chain + (hints ?? [])).reduce(TextEscaping.writtenSize(name)) { $0 + TextEscaping.writtenSize($1) }
         let info = ClassInfo(name: name, chain: chain, hints: hints, foundation: FoundationValues.kind(ofClass: name), nameBytes: nameBytes)
         // Hostile archives may hold thousands of class descriptions: keep the list searched short.
         if classes.count < 64 {
@@ -443,7 +452,7 @@ private final class ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private func data(_ bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> ArchiveValue {
         if archiveDepth == 0, session.leavesOuterDataUndecoded {
             try session.consume(1)
-            try session.consumeBytes(bytes.count)
+            try session.consumeData(bytes.count)
             return .data(ArchiveData(bytes: bytes))
         }
         return try NestedArchiveReader(session: session, archiveDepth: archiveDepth).value(of: bytes, depth: depth)
@@ -563,7 +572,7 @@ private struct NestedArchiveReader {
     func value(of bytes: ArraySlice<UInt8>, depth: Int) throws(ArchiveError) -> ArchiveValue {
         try session.consume(1)
         guard let format = try? PropertyListReader.format(of: bytes) else {
-            try session.consumeBytes(bytes.count)
+            try session.consumeData(bytes.count)
             return .data(ArchiveData(bytes: bytes))
         }
         session.nestedBytes += bytes.count
@@ -584,14 +593,15 @@ private struct NestedArchiveReader {
             }
             // Bytes that announce a property list but cannot be read as one stay bytes, with why.
             let reason = error.kind == .unreadable ? PropertyListError(error.reason, at: error.byteOffset).description : error.reason
-            try session.consumeBytes(bytes.count + reason.utf8.count)
+            try session.consumeData(bytes.count)
+            try session.consumeText(reason)
             return .data(ArchiveData(bytes: bytes, archiveError: reason))
         }
         switch outcome {
         case .archive(let archive):
             return .archive(archive)
         case .notKeyedArchive:
-            try session.consumeBytes(bytes.count)
+            try session.consumeData(bytes.count)
             return .data(ArchiveData(bytes: bytes))
         }
     }

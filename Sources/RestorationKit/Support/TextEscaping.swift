@@ -21,6 +21,37 @@ public enum TextEscaping {
         return result
     }
 
+    /// An upper bound of the bytes `bytes` (UTF-8) take once written, escaped, by any output:
+    /// a control character becomes six (`\u{1b}`, `\u001b`), a quote or backslash two, and a
+    /// byte of a multi-byte character at most three (an invisible character's `\u{200b}` is
+    /// eight for three bytes). The decoding limits count text by it, so that a limit on what an
+    /// archive expands to is a limit on what is written (escaping multiplied short control
+    /// strings five- to six-fold past it).
+    static func writtenSize(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var size = bytes.count
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F {
+                size += 5
+            } else if byte >= 0x80 {
+                size += 2
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                size += 1
+            }
+        }
+        return size
+    }
+
+    static func writtenSize(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { writtenSize(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The bytes data takes once written: base64 in JSON (four for three), more than the
+    /// text output's short hexadecimal preview.
+    static func writtenSize(ofData count: Int) -> Int {
+        (count + 2) / 3 * 4
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true  // C0 and C1 controls, DEL

@@ -86,7 +86,7 @@ struct StreamedArchiveRenderer {
 
     /// String-keyed values as one JSON object, keys as they are (`$top`, as `JSONFields` does).
     func writeFields(_ fields: StreamedFields, to output: inout StreamingOutput) throws(GiveUp) {
-        for field in fields { try output.countBytes(field.key.bytes.count) }
+        for field in fields { try output.countBytes(TextEscaping.writtenSize(field.key.bytes)) }
         try output.writeObject(count: fields.count, key: { fields[$0].key }) { (output, index) throws(GiveUp) in
             try writeField(fields[index].value, to: &output)
         }
@@ -118,7 +118,7 @@ struct StreamedArchiveRenderer {
     private func writePlainDictionary(_ entries: StreamedFields, to output: inout StreamingOutput) throws(GiveUp) {
         for entry in entries {
             guard entry.key.bytes.first != UInt8(ascii: "$") else { throw GiveUp() }
-            try output.countBytes(entry.key.bytes.count)
+            try output.countBytes(TextEscaping.writtenSize(entry.key.bytes))
         }
         try output.writeObject(count: entries.count, key: { entries[$0].key }, rejectingRepeatedKeys: true) { (output, index) throws(GiveUp) in
             try writeField(entries[index].value, to: &output)
@@ -158,7 +158,7 @@ struct StreamedArchiveRenderer {
         let info = try classInfo(classUID)
         try output.countNode()
         try output.countBytes(info.nameBytes)
-        for field in fields { try output.countBytes(field.key.bytes.count) }
+        for field in fields { try output.countBytes(TextEscaping.writtenSize(field.key.bytes)) }
         if let kind = info.foundation, try naturalForm(kind, fields: fields, depth: 0) {
             return try writeNatural(kind, fields: fields, to: &output)
         }

@@ -76,7 +76,7 @@ final class StreamedClass {
         self.name = name
         self.chain = chain
         foundation = FoundationValues.kind(ofClass: name)
-        nameBytes = chain.reduce(name.utf8.count) { $0 + $1.utf8.count }
+        nameBytes = chain.reduce(TextEscaping.writtenSize(name)) { $0 + TextEscaping.writtenSize($1) }
         let utf8 = Array(name.utf8)
         nameUTF8 = utf8
         chainUTF8 = chain.map { Array($0.utf8) }

@@ -129,14 +129,14 @@ struct StreamingOutput {
         case .data(let start, let count):
             let bytes = table.bytes(start, count)
             guard !StreamedShape.holdsPropertyList(table, start: start, count: count) else { throw GiveUp() }
-            try countBytes(count)
+            try countBytes(TextEscaping.writtenSize(ofData: count))
             try writeObject("$data", "length") { (output, index) throws(GiveUp) in
                 if index == 0 { output.writer.writeBase64(bytes) } else { output.writer.writeInteger(Int64(count)) }
             }
         case .asciiString(let start, let count):
             let bytes = table.bytes(start, count)
             if BinaryPropertyList.isASCII(bytes) {
-                try countBytes(count)
+                try countBytes(TextEscaping.writtenSize(bytes))
                 writer.writeString(utf8: bytes)
             } else {
                 try writeString(table.asciiString(start: start, count: count))
@@ -151,7 +151,7 @@ struct StreamingOutput {
     }
 
     private mutating func writeString(_ string: String) throws(GiveUp) {
-        try countBytes(string.utf8.count)
+        try countBytes(TextEscaping.writtenSize(string))
         writer.writeString(string)
     }
 
