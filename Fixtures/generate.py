@@ -1327,6 +1327,24 @@ def structure_bomb(levels=12, width=1000):
     return binary(keyed_tree({"root": UID(top)}, objects))
 
 
+def shared_subtrees_archive(leaf, levels=18):
+    """A restoration archive whose one object holds an array shared at every level (2**levels
+    leaves, all `leaf`): two of these that differ in the leaf differ at every one of its paths."""
+    objects = ["$null", NSARRAY_CLASS, leaf]
+    top = 2
+    for _ in range(levels):
+        objects.append({"$class": UID(1), "NS.objects": [UID(top), UID(top)]})
+        top = len(objects) - 1
+    state = binary(keyed_tree({"kViewControllerViewWasLoadedKey": True, "model": UID(top)}, objects))
+    return binary(restoration_archive([("Root", state)], **STATEDEMO_METADATA))
+
+
+def long_key_archive(step, length=20_000, count=2000):
+    """One object whose state holds `count` values under one key of `length` characters."""
+    state = {"L" * length: {"v%d" % i: i + step for i in range(count)}}
+    return binary(restoration_archive([("Root", state)], **STATEDEMO_METADATA))
+
+
 def shared_string_bomb(length=1 << 16, references=8192):
     """$objects[1] is an NSArray holding one long string `references` times: a small file that
     prints half a gibibyte, because every reference prints the string."""
@@ -1543,6 +1561,10 @@ def main(argv):
     # Inputs whose cost is output itself: run by Tests/Hostile/harness.py (release build, default
     # limits) and by tests with a small --max-output-size.
     files["amplification/structure-bomb.data"] = structure_bomb()
+    files["amplification/diff-shared-a.data"] = shared_subtrees_archive("a")
+    files["amplification/diff-shared-b.data"] = shared_subtrees_archive("b")
+    files["amplification/diff-long-key-a.data"] = long_key_archive(0)
+    files["amplification/diff-long-key-b.data"] = long_key_archive(1)
     for name, data in files.items():
         path = os.path.join(out_dir, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)

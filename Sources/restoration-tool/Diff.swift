@@ -47,6 +47,11 @@ struct Diff: ParsableCommand {
         let archives = [a, b].compactMap { Console.readRestorationArchive($0, limits: decoding.limits) }
         guard archives.count == 2 else { Console.finish(ExitStatus.unreadable) }
         let changes = ArchiveDiffer(ignoring: Set(ignore)).diff(archives[0], archives[1])
+        // A document bound to go past the limit is not built (its nodes would take gigabytes).
+        if json, DiffDocument.minimumSize(of: changes) > decoding.maxOutputBytes {
+            Console.outputTooLarge(file: b, limit: decoding.maxOutputBytes)
+            Console.finish(ExitStatus.unreadable)
+        }
         if json {
             guard Console.writeJSON([DiffDocument(a: a, b: b, changes: changes)], asArray: false, file: b, limit: decoding.maxOutputBytes) else {
                 Console.finish(ExitStatus.unreadable)
@@ -54,8 +59,11 @@ struct Diff: ParsableCommand {
         } else if !changes.isEmpty {
             let formatter = DiffTextFormatter(color: color.enabled)
             // The formatter escapes the names itself.
-            let text = formatter.format(changes, a: a == "-" ? "(standard input)" : a, b: b == "-" ? "(standard input)" : b)
-            guard Console.write(text, file: b, limit: decoding.maxOutputBytes) else { Console.finish(ExitStatus.unreadable) }
+            guard let text = formatter.format(changes, a: a == "-" ? "(standard input)" : a, b: b == "-" ? "(standard input)" : b, outputLimit: decoding.maxOutputBytes) else {
+                Console.outputTooLarge(file: b, limit: decoding.maxOutputBytes)
+                Console.finish(ExitStatus.unreadable)
+            }
+            Console.write(text)
         }
         Console.finish(changes.isEmpty ? ExitStatus.success : ExitStatus.findings)
     }

@@ -78,5 +78,25 @@ final class ArchiveDifferTests: XCTestCase {
 
     func testPathText() {
         XCTAssertEqual(DiffTextFormatter.pathText([.key("state"), .key("a b"), .index(2), .key("x")]), "state.\"a b\"[2].x")
+        // A long key is cut, and quoted as a key that is not plain: it is repeated on every
+        // change line below it.
+        let long = String(repeating: "k", count: 50_000)
+        XCTAssertEqual(DiffTextFormatter.pathText([.key(long), .key("v")]), "\"" + String(repeating: "k", count: 119) + "…\".v")
+    }
+
+    /// Containers that differ only inside hash apart: a set of 16 000 such dictionaries made
+    /// comparing two sets quadratic when every member hashed alike.
+    func testContainersThatDifferInsideHashApart() {
+        let dictionaries = (0..<1000).map { index in
+            ArchiveValue.dictionary(ArchiveDictionary(entries: [.init(key: .string("k"), value: .string("v")), .init(key: .string("n"), value: .integer(Int128(index)))]))
+        }
+        XCTAssertEqual(Set(dictionaries.map(\.hashValue)).count, 1000)
+        let objects = (0..<1000).map { ArchiveValue.object(ArchiveObject(className: "C", classChain: ["C"], fields: ArchiveFields([("n", .integer(Int128($0)))]))) }
+        XCTAssertEqual(Set(objects.map(\.hashValue)).count, 1000)
+        // Equal values hash alike whatever their order, where order does not count.
+        let forward = ArchiveValue.dictionary(ArchiveDictionary(entries: [.init(key: .string("a"), value: .integer(1)), .init(key: .string("b"), value: .array([.integer(2)]))]))
+        let backward = ArchiveValue.dictionary(ArchiveDictionary(entries: [.init(key: .string("b"), value: .array([.integer(2)])), .init(key: .string("a"), value: .integer(1))]))
+        XCTAssertEqual(forward, backward)
+        XCTAssertEqual(forward.hashValue, backward.hashValue)
     }
 }

@@ -80,6 +80,31 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(try ToolRunner.run(["diff", "-", "-"]).status, 64)
     }
 
+    /// 1.4 KB files that differ at 262 144 paths: the JSON document that cannot fit the output
+    /// limit is refused before it is built (it took 2.5 GB and 20 s), the text stops at the limit.
+    func testDiffsLargerThanTheOutputLimitAreNotBuilt() throws {
+        let pair = ["Fixtures/amplification/diff-shared-a.data", "Fixtures/amplification/diff-shared-b.data"]
+        for json in [[], ["--json"]] {
+            let run = try ToolRunner.run(["diff"] + json + ["--max-output-size", "1000000"] + pair)
+            XCTAssertEqual(run.status, 2, "\(json)")
+            XCTAssertEqual(run.stdout, "")
+            XCTAssertEqual(run.stderr, "restoration-tool: \(pair[1]): error: its output goes past the limit of 1000000 bytes (--max-output-size); nothing of it is written\n")
+        }
+        let json = try ToolRunner.run(["diff", "--json"] + pair)
+        XCTAssertEqual(json.status, 2, "2.5 GB of nodes are not built for a document past 64 MiB")
+        XCTAssertLessThan(json.seconds, 5)
+    }
+
+    /// Each of 2 000 change lines named a 20 000-character key in full.
+    func testLongKeysAreCutInChangeLines() throws {
+        let run = try ToolRunner.run(["diff", "Fixtures/amplification/diff-long-key-a.data", "Fixtures/amplification/diff-long-key-b.data"])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let lines = run.stdout.split(separator: "\n").filter { $0.hasPrefix("~ ") }
+        XCTAssertEqual(lines.count, 2000)
+        XCTAssertTrue(lines.allSatisfy { $0.count < 200 }, String(lines[0]))
+        XCTAssertTrue(lines[0].hasPrefix("~ state.\"" + String(repeating: "L", count: 119) + "…\".v"), String(lines[0]))
+    }
+
     func testStandardInputSide() throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: ToolRunner.fixture("validate/clean.data")))
         let run = try ToolRunner.run(["diff", "-", "Fixtures/diff/xml-twin.xml"], input: bytes)

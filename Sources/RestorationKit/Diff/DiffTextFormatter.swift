@@ -11,10 +11,15 @@ public struct DiffTextFormatter: Sendable {
     }
 
     public func format(_ changes: [ArchiveChange], a: String, b: String) -> String {
-        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(changes, a: a, b: b) }
+        format(changes, a: a, b: b, outputLimit: .max)!
     }
 
-    private func formatOnCurrentStack(_ changes: [ArchiveChange], a: String, b: String) -> String {
+    /// The text, or nil once it would be longer than `outputLimit` bytes (it is not built further).
+    public func format(_ changes: [ArchiveChange], a: String, b: String, outputLimit: Int) -> String? {
+        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(changes, a: a, b: b, outputLimit: outputLimit) }
+    }
+
+    private func formatOnCurrentStack(_ changes: [ArchiveChange], a: String, b: String, outputLimit: Int) -> String? {
         var text = paint("--- " + TextEscaping.escape(a), .bold) + "\n" + paint("+++ " + TextEscaping.escape(b), .bold) + "\n"
         var groups: [String?] = []
         var byGroup: [String?: [ArchiveChange]] = [:]
@@ -26,6 +31,7 @@ public struct DiffTextFormatter: Sendable {
             text += paint(group.map(TextEscaping.escape) ?? "(archive)", .cyan) + "\n"
             for change in byGroup[group] ?? [] {
                 text += line(change) + "\n"
+                if text.utf8.count > outputLimit { return nil }
             }
         }
         return text
@@ -59,15 +65,20 @@ public struct DiffTextFormatter: Sendable {
         return paint(body, tone)
     }
 
+    /// A key longer than this is cut with `…` in a change line: one 50 KB key repeated on each of
+    /// 10 000 lines made half a gigabyte.
+    public static let keyWidth = 120
+
     /// `state.preferences.sync[0]`: keys joined with dots, indices in brackets; a key that is
-    /// not a plain identifier is quoted.
+    /// not a plain identifier is quoted, and one longer than `keyWidth` is cut.
     public static func pathText(_ path: [ArchiveChange.PathComponent]) -> String {
         var text = ""
         for component in path {
             switch component {
             case .index(let index):
                 text += "[\(index)]"
-            case .key(let key):
+            case .key(let whole):
+                let key = whole.count > keyWidth ? String(whole.prefix(keyWidth - 1)) + "…" : whole
                 let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "$" }
                 let shown = plain ? key : "\"" + TextEscaping.escape(key).replacingQuotes() + "\""
                 text += (text.isEmpty ? "" : ".") + shown

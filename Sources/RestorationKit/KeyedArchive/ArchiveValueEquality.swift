@@ -26,11 +26,54 @@ extension ArchiveValue: Hashable {
         }
     }
 
-    /// Shallow: a container contributes its kind and size, not its contents. Equal values still
-    /// hash alike, and hashing costs the same for any value: hashing whole subtrees made
-    /// comparing nested dictionaries, whose comparison hashes their entries, cost the square of
-    /// their size or more when hostile input shares them.
+    /// Two levels deep: a container contributes its kind, its size and the shallow hash (see
+    /// `shallowHash`) of its members, all of them for unordered ones (sets, dictionaries, an
+    /// object's fields, combined so that order does not count) and the first sixteen of ordered
+    /// ones. Hashing costs one pass over a container's own members, never its whole subtree:
+    /// hashing whole subtrees made comparing nested dictionaries, whose comparison hashes their
+    /// entries, cost the square of their size or more when hostile input shares them; hashing
+    /// only kind and size made a set of 16 000 dictionaries that differ inside all hash alike,
+    /// and comparing two such sets quadratic.
     public func hash(into hasher: inout Hasher) {
+        shallowHash(into: &hasher)
+        switch self {
+        case .array(let values), .orderedSet(let values):
+            for value in values.prefix(16) { value.shallowHash(into: &hasher) }
+        case .set(let values):
+            hasher.combine(Self.unordered(values.lazy.map { value in { (hasher: inout Hasher) in value.shallowHash(into: &hasher) } }))
+        case .dictionary(let dictionary):
+            hasher.combine(Self.unordered(dictionary.entries.lazy.map { entry in { (hasher: inout Hasher) in
+                entry.key.shallowHash(into: &hasher)
+                entry.value.shallowHash(into: &hasher)
+            } }))
+        case .object(let object):
+            hasher.combine(Self.unordered(object.fields.entries.lazy.map { key, value in { (hasher: inout Hasher) in
+                hasher.combine(key)
+                value.shallowHash(into: &hasher)
+            } }))
+        case .archive(let archive):
+            hasher.combine(Self.unordered(archive.top.entries.lazy.map { key, value in { (hasher: inout Hasher) in
+                hasher.combine(key)
+                value.shallowHash(into: &hasher)
+            } }))
+        default:
+            break
+        }
+    }
+
+    /// An order-independent hash of members, each hashed by `member` on a hasher of its own.
+    private static func unordered<Members: Sequence>(_ members: Members) -> Int where Members.Element == (inout Hasher) -> Void {
+        var sum = 0
+        for member in members {
+            var hasher = Hasher()
+            member(&hasher)
+            sum &+= hasher.finalize()
+        }
+        return sum
+    }
+
+    /// A scalar's whole value; a container's kind and size alone.
+    func shallowHash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
         case .string(let value): hasher.combine(1); hasher.combine(value)

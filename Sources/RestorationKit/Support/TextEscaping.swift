@@ -4,21 +4,41 @@
 /// able to rewrite the analyst's screen, and one holding a newline must not forge a line.
 public enum TextEscaping {
     public static func escape(_ text: String) -> String {
+        // Most text is printable ASCII without a backslash: checked byte by byte, left as it is.
+        guard !text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != 0x5C }) else { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = ""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 16)
+        func append(_ ascii: StaticString) {
+            ascii.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\\": result += "\\\\"
+            case "\n": append("\\n")
+            case "\r": append("\\r")
+            case "\t": append("\\t")
+            case "\\": append("\\\\")
             case _ where needsEscape(scalar):
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                append("\\u{")
+                appendHex(scalar.value, to: &bytes)
+                append("}")
             default:
-                result.unicodeScalars.append(scalar)
+                UTF8.encode(scalar) { bytes.append($0) }
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` in lower-case hexadecimal, without leading zeros, as `String(value, radix: 16)`
+    /// spells it, without making a string per character.
+    private static func appendHex(_ value: UInt32, to bytes: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        var shift = 28
+        while shift > 0, value >> UInt32(shift) == 0 { shift -= 4 }
+        while shift >= 0 {
+            bytes.append(digits.utf8Start[Int(value >> UInt32(shift) & 0xF)])
+            shift -= 4
+        }
     }
 
     /// An upper bound of the bytes `bytes` (UTF-8) take once written, escaped, by any output:
@@ -69,13 +89,17 @@ public enum TextEscaping {
 }
 
 extension String {
-    /// Escapes double quotes, for a string shown between them.
+    /// Escapes double quotes, for a string shown between them. Byte by byte: a quote is one
+    /// byte in UTF-8 and never part of another character (going by Characters made a long
+    /// string cost a hundred times more).
     func replacingQuotes() -> String {
-        guard contains("\"") else { return self }
-        var result = ""
-        for character in self {
-            if character == "\"" { result += "\\\"" } else { result.append(character) }
+        guard utf8.contains(UInt8(ascii: "\"")) else { return self }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count + 16)
+        for byte in utf8 {
+            if byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(byte)
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Amplification harness: feeds hostile inputs to every command and measures what each costs.
+
+Usage:  Tests/Hostile/harness.py [--tool PATH] [--seconds N] [--seed N] [--report FILE]
+
+For each input (the fixtures, inputs generated for each class of attack found so far, and
+mutations of both) it runs every command and records wall time, peak memory (the child's
+ru_maxrss) and bytes written to standard output. A run fails on:
+  - death by a signal, or a run past --time-limit seconds (5);
+  - peak memory over --memory-limit MiB (1024);
+  - more output than the documented bound: --max-output-size, whose default is 256 MiB;
+  - an exit status other than 0, 1 or 2;
+  - output on standard output together with status 2 for a single-file command;
+  - a line on standard error that is not `restoration-tool: WHAT: error|note: …` or that holds a
+    control character;
+  - for a full disk (/dev/full as standard output): any status but 74.
+It prints one line per failure and, last, the figures per command: runs, worst seconds, worst
+MiB and worst output bytes per input KiB. Exit status: 0 no failure, 1 failures.
+
+Python 3 standard library only; the inputs are made with Fixtures/generate.py's writers.
+"""
+
+import argparse
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "Fixtures"))
+sys.dont_write_bytecode = True   # no __pycache__ in Fixtures/
+import generate as g  # noqa: E402  (the fixture writers)
+
+MAX_INPUT = 1 << 20
+OUTPUT_BOUND = 256 << 20
+STDERR_LINE = re.compile(r"^restoration-tool: .+?: (error|note): [^\x00-\x1f\x7f-\x9f]*$")
+CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+COMMANDS = {   # name -> arguments before/around the input; INPUT is replaced
+    "dump": ["dump", "INPUT"],
+    "dump --json": ["dump", "--json", "INPUT"],
+    "validate": ["validate", "INPUT"],
+    "validate --json": ["validate", "--json", "INPUT"],
+    "tree": ["tree", "INPUT"],
+    "tree --json": ["tree", "--json", "INPUT"],
+    "diff": ["diff", "CLEAN", "INPUT"],
+    "diff --json": ["diff", "--json", "INPUT", "CLEAN"],
+    "scan": ["scan", "DIRECTORY"],
+}
+SINGLE_FILE = {"dump", "dump --json", "validate", "validate --json", "tree", "tree --json"}
+
+
+# --- inputs for each class of attack ----------------------------------------------------------
+
+def restoration(saved, **extra):
+    return g.binary(g.restoration_archive(saved, class_map=extra.pop("class_map", None), **g.STATEDEMO_METADATA, **extra))
+
+
+def class_inputs():
+    """name -> bytes, at most 1 MiB each: one or more per class of the second round."""
+    inputs = {}
+    # 1. Demangling blow-up: substitutions that double, at several depths.
+    for levels in (16, 20, 24, 26):
+        name = g.demangling_bomb_name(levels)
+        inputs["demangle-%d" % levels] = restoration(
+            [("Root", g.view_controller_state(model=g.Obj(name, fields={"v": 1})))], class_map={"Root": name})
+    # 2. Padding: one long key among many short ones.
+    state = {"k%05d" % i: i for i in range(20000)}
+    state["K" * 100_000] = 1
+    inputs["padding-long-key"] = restoration([("Root", state)])
+    # 3. Escaping multiplies: one string of control characters referenced many times.
+    objects = ["$null", {"$class": g.UID(3), "NS.objects": [g.UID(2)] * 4000}, "\x1b" * 60_000, g.NSARRAY_CLASS]
+    inputs["escape-bomb"] = g.binary(g.keyed_tree({"root": g.UID(1)}, objects))
+    objects = ["$null", {"$class": g.UID(3), "NS.objects": [g.UID(2)] * 200}, "\x01\"\\" * 20_000, g.NSARRAY_CLASS]
+    nested = g.binary(g.keyed_tree({"root": g.UID(1)}, objects))
+    inputs["escape-in-state"] = restoration([("Root", nested)])
+    # Indentation: a shared array of numbers referenced from deep inside nested arrays.
+    deep = ["$null", g.NSARRAY_CLASS]
+    leaf_uid = 2
+    deep.append({"$class": g.UID(1), "NS.objects": [g.UID(3 + i) for i in range(2000)]})
+    deep += list(range(2000))
+    top_uid = leaf_uid
+    for _ in range(400):
+        deep.append({"$class": g.UID(1), "NS.objects": [g.UID(top_uid)] * 2})
+        top_uid = len(deep) - 1
+    inputs["deep-shared"] = g.binary(g.keyed_tree({"root": g.UID(top_uid)}, deep))
+    # 5. Escape sequences where messages quote the input.
+    inputs["archiver-escape"] = g.binary({"$archiver": "\x1b[2J\nrestoration-tool: x: error: forged", "$version": 100000,
+                                          "$top": {}, "$objects": ["$null"]})
+    inputs["version-escape"] = b"bplist0\x1b\nrestoration-tool: forged"
+    # 8. XML: entities, depth, size.
+    inputs["xml-entities"] = (g.XML_HEADER + b"<string>" + b"&amp;&#x41;" * 90_000 + b"</string></plist>\n")
+    inputs["xml-deep"] = g.XML_HEADER + b"<array>" * 600 + b"</array>" * 600 + b"</plist>\n"
+    # 9. Repeated $top keys.
+    tree = g.archive_from_parts(g.clean_archive_parts())
+    pairs = list(tree["$top"].items())
+    pairs += [(key, value) for key, value in pairs] * 3
+    tree["$top"] = g.Pairs(pairs)
+    inputs["repeated-keys"] = g.write_bplist(g.flatten(tree))
+    return {name: data for name, data in inputs.items() if len(data) <= MAX_INPUT}
+
+
+def diff_pairs():
+    """name -> (A, B) for diff (class 6): many changes under one long key; a large set whose
+    elements are alike; shared subtrees that differ only at their leaves."""
+    long_key = "L" * 50_000
+    pairs = {
+        "diff-long-key": (restoration([("Root", {long_key: {"v%d" % i: i for i in range(10000)}})]),
+                          restoration([("Root", {long_key: {"v%d" % i: i + 1 for i in range(10000)}})])),
+        "diff-alike-set": (restoration([("Root", {"set": g.NSSet([{"k": "v", "n": i} for i in range(16000)])})]),
+                           restoration([("Root", {"set": g.NSSet([{"k": "v", "n": i + 1} for i in range(16000)])})])),
+    }
+    # A value shared at every level, 2**18 leaves: the two files differ in the leaf alone.
+    for leaf in ("a", "b"):
+        objects = ["$null", g.NSARRAY_CLASS, leaf]
+        top = 2
+        for _ in range(18):
+            objects.append({"$class": g.UID(1), "NS.objects": [g.UID(top), g.UID(top)]})
+            top = len(objects) - 1
+        state = g.binary(g.keyed_tree({"kViewControllerViewWasLoadedKey": True, "model": g.UID(top)}, objects))
+        pairs.setdefault("diff-shared-subtrees", []).append(restoration([("Root", state)]))
+    return pairs
+
+
+def fixture_inputs():
+    inputs = {}
+    for directory, _, files in os.walk(os.path.join(ROOT, "Fixtures")):
+        for name in sorted(files):
+            path = os.path.join(directory, name)
+            if name.endswith((".py", ".md")) or os.path.getsize(path) > MAX_INPUT:
+                continue
+            with open(path, "rb") as f:
+                inputs[os.path.relpath(path, ROOT)] = f.read()
+    return inputs
+
+
+def mutate(rng, data):
+    data = bytearray(data)
+    for _ in range(rng.randrange(1, 8)):
+        if not data:
+            break
+        kind = rng.randrange(5)
+        position = rng.randrange(len(data))
+        if kind == 0:
+            data[position] ^= 1 << rng.randrange(8)
+        elif kind == 1:
+            data[position] = rng.choice([0x00, 0xFF, 0x7F, 0x80, 0x0F, 0x1B])
+        elif kind == 2:
+            del data[position:position + rng.randrange(1, 64)]
+        elif kind == 3:
+            chunk = data[position:position + rng.randrange(1, 256)]
+            data[position:position] = chunk * rng.randrange(1, 16)
+        else:
+            data = data[:position]
+    return bytes(data[:MAX_INPUT])
+
+
+# --- running ------------------------------------------------------------------------------------
+
+class Runner:
+    def __init__(self, tool, workspace, time_limit, memory_limit):
+        self.tool = tool
+        self.workspace = workspace
+        self.time_limit = time_limit
+        self.memory_limit = memory_limit
+        self.clean = os.path.join(ROOT, "Fixtures", "validate", "clean.data")
+        self.failures = []
+        self.figures = {}   # command -> [runs, worst seconds, worst MiB, worst bytes per KiB, slowest input]
+
+    def run(self, label, data):
+        path = os.path.join(self.workspace, "input")
+        with open(path, "wb") as f:
+            f.write(data)
+        directory = os.path.join(self.workspace, "tree")
+        shutil.rmtree(directory, ignore_errors=True)
+        os.makedirs(os.path.join(directory, "app.savedState"))
+        shutil.copyfile(path, os.path.join(directory, "app.savedState", "data.data"))
+        for command, template in COMMANDS.items():
+            arguments = [{"INPUT": path, "CLEAN": self.clean, "DIRECTORY": directory}.get(a, a) for a in template]
+            self.measure(label, command, arguments, len(data))
+        # A full disk: every write is checked.
+        status, _, _, _, _ = self.execute(["dump", "--json", path], stdout_path="/dev/full")
+        if status not in (74, 2):
+            self.fail(label, "dump --json > /dev/full", "status %s, not 74" % status)
+
+    def run_pair(self, label, a, b):
+        paths = []
+        for name, data in (("a", a), ("b", b)):
+            paths.append(os.path.join(self.workspace, name))
+            with open(paths[-1], "wb") as f:
+                f.write(data)
+        for command in ("diff", "diff --json"):
+            arguments = command.split() + paths
+            self.measure(label, command, arguments, len(a) + len(b))
+        return 2
+
+    def execute(self, arguments, stdout_path=None):
+        """(status or None on a timeout or -signal, seconds, peak MiB, bytes written, stderr)."""
+        output = os.path.join(self.workspace, "stdout")
+        errors = os.path.join(self.workspace, "stderr")
+        with open(stdout_path or output, "wb") as stdout, open(errors, "wb") as stderr:
+            start = time.monotonic()
+            process = subprocess.Popen([self.tool] + arguments, stdout=stdout, stderr=stderr,
+                                       stdin=subprocess.DEVNULL, preexec_fn=self.limits)
+            status = None
+            while True:
+                pid, wait_status, usage = os.wait4(process.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() - start > self.time_limit:
+                    process.kill()
+                    _, wait_status, usage = os.wait4(process.pid, 0)
+                    break
+                time.sleep(0.005)
+            seconds = time.monotonic() - start
+            process.returncode = 0   # reaped here, not by Popen
+        if seconds <= self.time_limit:
+            status = -os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else os.WEXITSTATUS(wait_status)
+        written = 0 if stdout_path else os.path.getsize(output)
+        with open(errors, "rb") as f:
+            text = f.read(1 << 20)
+        return status, seconds, usage.ru_maxrss / 1024, written, text
+
+    def limits(self):
+        # The memory bound is measured, not enforced (address space is far larger than what is
+        # touched); this limit only keeps a runaway from taking the machine.
+        resource.setrlimit(resource.RLIMIT_AS, (16 << 30, resource.RLIM_INFINITY))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4 << 30, resource.RLIM_INFINITY))
+
+    def measure(self, label, command, arguments, input_size):
+        status, seconds, mebibytes, written, stderr = self.execute(arguments)
+        figures = self.figures.setdefault(command, [0, 0.0, 0.0, 0.0, ""])
+        figures[0] += 1
+        if seconds > figures[1]:
+            figures[4] = label
+        figures[1] = max(figures[1], seconds)
+        figures[2] = max(figures[2], mebibytes)
+        figures[3] = max(figures[3], written / max(input_size / 1024, 1))
+        if status is None:
+            self.fail(label, command, "still running after %.0f s" % self.time_limit)
+            return
+        if status < 0:
+            self.fail(label, command, "killed by signal %d" % -status)
+        elif status not in (0, 1, 2):
+            self.fail(label, command, "exit status %d" % status)
+        if mebibytes > self.memory_limit:
+            self.fail(label, command, "peak memory %.0f MiB" % mebibytes)
+        if written > OUTPUT_BOUND:
+            self.fail(label, command, "wrote %d bytes" % written)
+        if status == 2 and written and command in SINGLE_FILE:
+            self.fail(label, command, "wrote %d bytes and exited with 2" % written)
+        for line in stderr.decode("utf-8", "replace").splitlines():
+            if not STDERR_LINE.match(line) or CONTROL.search(line):
+                self.fail(label, command, "stderr line %r" % line[:200])
+                break
+
+    def fail(self, label, command, what):
+        self.failures.append((label, command, what))
+        print("FAIL %s: %s: %s" % (label, command, what), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tool", default=os.path.join(ROOT, ".build", "release", "restoration-tool"))
+    parser.add_argument("--seconds", type=float, default=60, help="how long to run mutations after the seeds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, default=5.0)
+    parser.add_argument("--memory-limit", type=float, default=1024, help="MiB")
+    options = parser.parse_args()
+    if not os.access(options.tool, os.X_OK):
+        parser.error("no tool at %s (swift build -c release)" % options.tool)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    seeds = dict(fixture_inputs())
+    seeds.update(class_inputs())
+    rng = random.Random(options.seed)
+    executions = 0
+    with tempfile.TemporaryDirectory(prefix="hostile-") as workspace:
+        runner = Runner(options.tool, workspace, options.time_limit, options.memory_limit)
+        for label, data in sorted(seeds.items()):
+            runner.run(label, data)
+            executions += len(COMMANDS)
+        for label, (a, b) in sorted(diff_pairs().items()):
+            executions += runner.run_pair(label, a, b)
+        deadline = time.monotonic() + options.seconds
+        names = sorted(seeds)
+        while time.monotonic() < deadline:
+            name = rng.choice(names)
+            runner.run("mutated " + name, mutate(rng, seeds[name]))
+            executions += len(COMMANDS)
+    print("\n%d inputs' runs, %d executions, %d failures" % (executions // len(COMMANDS), executions, len(runner.failures)))
+    print("%-16s %6s %10s %10s %16s  %s" % ("command", "runs", "worst s", "worst MiB", "worst B/KiB in", "slowest input"))
+    for command, (runs, seconds, mebibytes, ratio, slowest) in runner.figures.items():
+        print("%-16s %6d %10.2f %10.0f %16.0f  %s" % (command, runs, seconds, mebibytes, ratio, slowest))
+    print("%d passed, %d failed" % (executions - len(runner.failures), len(runner.failures)))
+    return 1 if runner.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
