@@ -169,7 +169,7 @@ enum Console {
 
     /// How a file is named in messages; `-` is standard input.
     static func displayName(_ path: String) -> String {
-        path == "-" ? "(standard input)" : TextEscaping.escape(path)
+        path == "-" ? "(standard input)" : RawPath.display(path)
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RestorationKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -36,7 +37,11 @@ struct RestorationTool: ParsableCommand {
         // A closed pipe ends the process as it ends cat, even when the parent ignored SIGPIPE.
         signal(SIGPIPE, SIG_DFL)
         do {
-            var command = try parseAsRoot()
+            // The arguments as bytes: a file name need not be UTF-8 (see `RawPath`).
+            let arguments = (1..<Int(CommandLine.argc)).map { index in
+                RawPath.string(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)).lazy.map { UInt8(bitPattern: $0) })
+            }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             let text = fullMessage(for: error)

@@ -76,4 +76,36 @@ final class FileSystemTests: XCTestCase {
             XCTAssertEqual(run.stderr, "restoration-tool: \(fifo): error: file is empty (at byte 0)\n", "\(command)")
         }
     }
+
+    /// Names that are not UTF-8 could not be opened (arguments were decoded with replacement
+    /// characters) and were left out of scan. Foundation's `Process` takes arguments as Strings,
+    /// so the names are made and passed by the shell.
+    func testNamesThatAreNotUTF8() throws {
+        let script = """
+            set -e
+            cd "$1"
+            cp "$2/Fixtures/ios7-plain.data" "$(printf 'caf\\351.data')"
+            mkdir "$(printf 'app\\377.savedState')"
+            cp "$2/Fixtures/validate/clean.data" "$(printf 'app\\377.savedState')/data.data"
+            "$3" dump "$(printf 'caf\\351.data')" | head -n 1
+            "$3" validate "$(printf 'caf\\351.data')"
+            "$3" scan . | tail -n 2
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "sh", root.path, ToolRunner.packageRoot, ToolRunner.executable.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, text)
+        XCTAssertEqual(text, """
+            File: caf\\xe9.data
+            caf\\xe9.data: valid (0 errors, 0 warnings)
+            2024-06-03T09:41:00Z  app\\xff    -      17.5    6        valid   ./app\\xff.savedState/data.data
+            1 archive
+
+            """)
+    }
 }

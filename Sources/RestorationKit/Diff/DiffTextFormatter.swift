@@ -20,7 +20,7 @@ public struct DiffTextFormatter: Sendable {
     }
 
     private func formatOnCurrentStack(_ changes: [ArchiveChange], a: String, b: String, outputLimit: Int) -> String? {
-        var text = paint("--- " + TextEscaping.escape(a), .bold) + "\n" + paint("+++ " + TextEscaping.escape(b), .bold) + "\n"
+        var text = paint("--- " + RawPath.display(a), .bold) + "\n" + paint("+++ " + RawPath.display(b), .bold) + "\n"
         var groups: [String?] = []
         var byGroup: [String?: [ArchiveChange]] = [:]
         for change in changes {

@@ -41,7 +41,7 @@ public struct TextDumpFormatter: Sendable {
 
     private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> String? {
         var out = TextOutput(limit: outputLimit)
-        out.line(style.paint("File: " + TextEscaping.escape(file), .bold))
+        out.line(style.paint("File: " + RawPath.display(file), .bold))
         // Notes first: they say how to read what follows (a generic archive, keys left over).
         for note in archive.notes {
             out.line(style.paint("Note: ", .yellow) + TextEscaping.escape(note))

@@ -47,12 +47,12 @@ public enum ScanTextFormatter {
         let cells: [[String]] = rows.map { row in
             [
                 row.timestamp.flatMap(ReferenceDate.iso8601) ?? "-",
-                Self.cut(TextEscaping.escape(row.bundleIdentifier)),
-                row.sceneSession.map { Self.cut(TextEscaping.escape($0)) } ?? "-",
+                Self.cut(RawPath.display(row.bundleIdentifier)),
+                row.sceneSession.map { Self.cut(RawPath.display($0)) } ?? "-",
                 row.systemVersion.map { Self.cut(TextEscaping.escape($0)) } ?? "-",
                 row.objectCount.map(String.init) ?? "-",
                 Self.cut(TextEscaping.escape(row.status) + (row.restoreNote.map { ", " + $0 } ?? "")),
-                TextEscaping.escape(row.path),
+                RawPath.display(row.path),
             ]
         }
         var widths = header.map(\.count)
@@ -73,7 +73,7 @@ public enum ScanTextFormatter {
         }
         for row in rows where !row.sidecarNotes.isEmpty {
             for note in row.sidecarNotes {
-                text += style.paint("warning", .yellow) + ": " + TextEscaping.escape(row.path) + ": " + TextEscaping.escape(note) + "\n"
+                text += style.paint("warning", .yellow) + ": " + RawPath.display(row.path) + ": " + TextEscaping.escape(note) + "\n"
             }
         }
         text += "\(rows.count) archive\(rows.count == 1 ? "" : "s")\n"

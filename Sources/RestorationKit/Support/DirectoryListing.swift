@@ -6,22 +6,22 @@ import Musl
 import Darwin
 #endif
 
-/// Minimal file-system queries, without Foundation.
+/// Minimal file-system queries, without Foundation. Paths are `RawPath` names: any bytes.
 public enum DirectoryListing {
     public static func isDirectory(_ path: String) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        return RawPath.withCString(path) { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Whether anything (a dangling symbolic link excepted) is at `path`.
     public static func exists(_ path: String) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0
+        return RawPath.withCString(path) { stat($0, &status) } == 0
     }
 
     public static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        return RawPath.withCString(path) { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     public enum EntryKind: Sendable {
@@ -31,12 +31,12 @@ public enum DirectoryListing {
     /// The entries of a directory with their kinds (symbolic links are not followed), sorted by
     /// name; nil if it cannot be read.
     public static func entries(in path: String) -> [(name: String, kind: EntryKind)]? {
-        guard let directory = opendir(path) else { return nil }
+        guard let directory = RawPath.withCString(path, { opendir($0) }) else { return nil }
         defer { closedir(directory) }
         var entries: [(name: String, kind: EntryKind)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                RawPath.string(raw.prefix { $0 != 0 })
             }
             guard name != "." && name != ".." else { continue }
             let kind: EntryKind
@@ -55,7 +55,7 @@ public enum DirectoryListing {
     /// What is at `path` itself (a symbolic link is not followed); nil if nothing is.
     public static func kind(of path: String) -> EntryKind? {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
+        guard RawPath.withCString(path, { lstat($0, &status) }) == 0 else { return nil }
         return kind(status.st_mode)
     }
 
@@ -70,7 +70,7 @@ public enum DirectoryListing {
 
     private static func kindByLstat(_ path: String) -> EntryKind {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return .other }
+        guard RawPath.withCString(path, { lstat($0, &status) }) == 0 else { return .other }
         switch status.st_mode & S_IFMT {
         case S_IFDIR: return .directory
         case S_IFREG: return .file
@@ -81,12 +81,12 @@ public enum DirectoryListing {
 
     /// The names in a directory, sorted, without `.` and `..`; nil if it cannot be read.
     public static func names(in path: String) -> [String]? {
-        guard let directory = opendir(path) else { return nil }
+        guard let directory = RawPath.withCString(path, { opendir($0) }) else { return nil }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                RawPath.string(raw.prefix { $0 != 0 })
             }
             if name != "." && name != ".." { names.append(name) }
         }

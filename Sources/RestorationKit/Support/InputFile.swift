@@ -23,7 +23,7 @@ public enum InputFile {
         if path == "-" {
             return try readAll(descriptor: 0, limit: limit)
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW))
+        let descriptor = RawPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW)) }
         guard descriptor >= 0 else {
             if errno == ELOOP, !followingLinks {
                 throw ArchiveError(.unreadable, "is a symbolic link, which is not followed")

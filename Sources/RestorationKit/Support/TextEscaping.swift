@@ -83,6 +83,7 @@ public enum TextEscaping {
         // interlinear annotation marks, tags.
         case 0x00AD, 0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x180E, 0x200B...0x200D, 0x2060...0x2064, 0xFEFF,
              0xFFF9...0xFFFB, 0xE0000...0xE007F: true
+        case 0x10FF00...0x10FFFF: true  // where `RawPath` keeps the bytes of a name that are not UTF-8
         default: false
         }
     }

@@ -1,0 +1,85 @@
+/// File names as the kernel has them: bytes, which need not be UTF-8.
+///
+/// A Swift `String` holds only valid Unicode, so a name that is not UTF-8 (a backup made on
+/// another system, a hostile tree) could not be opened once decoded with replacement
+/// characters. Here each byte that is not part of valid UTF-8 is kept as the scalar
+/// U+10FF00 + byte, from the end of the last private-use plane, and turned back into that byte
+/// when the name is used. A real scalar of that range in a name is kept as its four bytes the
+/// same way, so that every byte string has one form and comes back unchanged.
+public enum RawPath {
+    static let base: UInt32 = 0x10FF00
+
+    /// The name of `bytes` (a path, an argument, a directory entry).
+    public static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let array = Array(bytes)
+        if let text = String(validating: array, as: UTF8.self), !text.unicodeScalars.contains(where: isMapped) {
+            return text
+        }
+        var scalars = String.UnicodeScalarView()
+        var position = 0
+        while position < array.count {
+            let length = sequenceLength(array, at: position)
+            if length > 0, let text = String(validating: array[position..<(position + length)], as: UTF8.self),
+               let scalar = text.unicodeScalars.first, !isMapped(scalar) {
+                scalars.append(scalar)
+                position += length
+            } else {
+                scalars.append(Unicode.Scalar(base + UInt32(array[position]))!)
+                position += 1
+            }
+        }
+        return String(scalars)
+    }
+
+    /// The bytes `path` stands for.
+    public static func bytes(_ path: String) -> [UInt8] {
+        guard path.unicodeScalars.contains(where: isMapped) else { return Array(path.utf8) }
+        var bytes: [UInt8] = []
+        for scalar in path.unicodeScalars {
+            if isMapped(scalar) {
+                bytes.append(UInt8(scalar.value - base))
+            } else {
+                UTF8.encode(scalar) { bytes.append($0) }
+            }
+        }
+        return bytes
+    }
+
+    /// Calls `body` with `path` as the NUL-terminated bytes a system call takes.
+    public static func withCString<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
+        guard path.unicodeScalars.contains(where: isMapped) else { return try path.withCString(body) }
+        let terminated = bytes(path).map { CChar(bitPattern: $0) } + [0]
+        return try terminated.withUnsafeBufferPointer { try body($0.baseAddress!) }
+    }
+
+    /// `path` for a terminal: escaped as `TextEscaping` escapes text, a byte that is not UTF-8
+    /// shown as `\xNN`.
+    public static func display(_ path: String) -> String {
+        guard path.unicodeScalars.contains(where: isMapped) else { return TextEscaping.escape(path) }
+        let digits = Array("0123456789abcdef")
+        var result = ""
+        var run = String.UnicodeScalarView()
+        for scalar in path.unicodeScalars {
+            guard isMapped(scalar) else {
+                run.append(scalar)
+                continue
+            }
+            result += TextEscaping.escape(String(run))
+            run = String.UnicodeScalarView()
+            let byte = Int(scalar.value - base)
+            result += "\\x" + String(digits[byte >> 4]) + String(digits[byte & 0xF])
+        }
+        return result + TextEscaping.escape(String(run))
+    }
+
+    static func isMapped(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= base && scalar.value <= base + 0xFF
+    }
+
+    /// The length a UTF-8 sequence starting at `position` announces, if the bytes are there.
+    private static func sequenceLength(_ bytes: [UInt8], at position: Int) -> Int {
+        let lead = bytes[position]
+        let length = lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
+        return position + length <= bytes.count ? length : 0
+    }
+}
