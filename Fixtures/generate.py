@@ -2,6 +2,8 @@
 """Generate the test fixtures for restoration-tool.
 
 Usage:  python3 generate.py [OUTPUT_DIR]      (default: the folder this script is in)
+        python3 generate.py --benchmark FOLDER
+        python3 generate.py --help
 
 Python 3.11, standard library only. The output is deterministic: no clock, no unseeded
 randomness, dictionaries written in a fixed order, so running the script twice writes
@@ -1543,16 +1545,34 @@ def benchmark_files():
     return files
 
 
+def parse_arguments(argv):
+    import argparse
+    parser = argparse.ArgumentParser(
+        prog="generate.py",
+        description="Write restoration-tool's test fixtures (deterministic: the same bytes every run).")
+    parser.add_argument("output", nargs="?", default=os.path.dirname(os.path.abspath(__file__)),
+                        help="folder to write the fixtures into (default: the folder this script is in)")
+    parser.add_argument("--benchmark", metavar="FOLDER",
+                        help="write the benchmark inputs (big.data, corpus/) into FOLDER instead")
+    options = parser.parse_args(argv[1:])
+    if options.benchmark is not None and options.output != parser.get_default("output"):
+        parser.error("give either an output folder or --benchmark FOLDER, not both")
+    return options
+
+
+def write_files(folder, files):
+    for name, data in files.items():
+        path = os.path.join(folder, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+
+
 def main(argv):
-    if len(argv) > 1 and argv[1] == "--benchmark":
-        # Benchmark inputs only, into the given folder.
-        for name, data in benchmark_files().items():
-            path = os.path.join(argv[2], name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as f:
-                f.write(data)
+    options = parse_arguments(argv)
+    if options.benchmark is not None:
+        write_files(options.benchmark, benchmark_files())
         return 0
-    out_dir = argv[1] if len(argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     files = well_formed_files()
     files.update(hostile_files(files["ios8-tabbar.data"]))
     files.update(validate_files())
@@ -1565,11 +1585,7 @@ def main(argv):
     files["amplification/diff-shared-b.data"] = shared_subtrees_archive("b")
     files["amplification/diff-long-key-a.data"] = long_key_archive(0)
     files["amplification/diff-long-key-b.data"] = long_key_archive(1)
-    for name, data in files.items():
-        path = os.path.join(out_dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
+    write_files(options.output, files)
     return 0
 
 
