@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The archive arguments of the commands that read one or more archive files.
 struct ArchiveFiles: ParsableArguments {
-    @Argument(help: ArgumentHelp("Archives to read (data.data files); - for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Archives to read (data.data files); - for standard input.", valueName: "file"), completion: .file())
     var files: [String]
 
     func validate() throws {

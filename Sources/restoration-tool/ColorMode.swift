@@ -8,7 +8,8 @@ import Darwin
 import ArgumentParser
 
 /// `--color auto|always|never`. Auto colors only a terminal, and not when NO_COLOR is set to a
-/// non-empty value (https://no-color.org); an explicit `always` wins over NO_COLOR.
+/// non-empty value (https://no-color.org) or TERM is `dumb` (a terminal that shows escape
+/// sequences as text); an explicit `always` wins over both.
 enum ColorMode: String, ExpressibleByArgument, CaseIterable {
     case auto
     case always
@@ -20,6 +21,7 @@ enum ColorMode: String, ExpressibleByArgument, CaseIterable {
         case .never: return false
         case .auto:
             if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+            if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
             return isatty(1) != 0
         }
     }
@@ -27,7 +29,7 @@ enum ColorMode: String, ExpressibleByArgument, CaseIterable {
 
 /// The `--color` option, shared by every command that writes styled text.
 struct ColorOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Color the text output: auto (a terminal, unless NO_COLOR is set to a non-empty value), always, never.", valueName: "when"))
+    @Option(name: .long, help: ArgumentHelp("Color the text output: auto (a terminal, unless NO_COLOR is set to a non-empty value or TERM is dumb), always, never.", valueName: "when"))
     var color: ColorMode = .auto
 
     var enabled: Bool { color.enabled }

@@ -43,8 +43,13 @@ enum Console {
 
     /// The argument parser's message for a usage error, on standard error: each line escaped,
     /// since it echoes the arguments (a file name may hold an escape sequence).
+    ///
+    /// Its first line takes the tool's own form: `restoration-tool: error: …`.
     static func usageError(_ text: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { TextEscaping.escape(String($0)) }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { TextEscaping.escape(String($0)) }
+        if let first = lines.first, first.hasPrefix("Error: ") {
+            lines[0] = "\(toolName): error: " + first.dropFirst("Error: ".count)
+        }
         writeAll(lines.joined(separator: "\n") + "\n", to: 2)
     }
 

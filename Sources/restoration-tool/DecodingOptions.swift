@@ -3,25 +3,25 @@ import RestorationKit
 
 /// Bounds on what one input may make the tool do, shared by every command that reads archives.
 struct DecodingOptions: ParsableArguments {
-    @Option(name: .customLong("max-depth"), help: ArgumentHelp("How deeply values may nest.", valueName: "levels"))
+    @Option(name: .customLong("max-depth"), parsing: .unconditional, help: ArgumentHelp("How deeply values may nest.", valueName: "levels"))
     var maxDepth: Int = DecodingLimits.default.maxDepth
 
-    @Option(name: .customLong("max-nodes"), help: ArgumentHelp("How many values one file may expand to (a shared value counts once per reference).", valueName: "count"))
+    @Option(name: .customLong("max-nodes"), parsing: .unconditional, help: ArgumentHelp("How many values one file may expand to (a shared value counts once per reference).", valueName: "count"))
     var maxNodes: Int = DecodingLimits.default.maxNodes
 
-    @Option(name: .customLong("max-archive-depth"), help: ArgumentHelp("How many keyed archives may nest inside one another, the outer one included (UIKit writes 3).", valueName: "levels"))
+    @Option(name: .customLong("max-archive-depth"), parsing: .unconditional, help: ArgumentHelp("How many keyed archives may nest inside one another, the outer one included (UIKit writes 3).", valueName: "levels"))
     var maxArchiveDepth: Int = DecodingLimits.default.maxArchiveDepth
 
-    @Option(name: .customLong("max-input-size"), help: ArgumentHelp("The largest input file, in bytes.", valueName: "bytes"))
+    @Option(name: .customLong("max-input-size"), parsing: .unconditional, help: ArgumentHelp("The largest input file, in bytes.", valueName: "bytes"))
     var maxInputBytes: Int = DecodingLimits.default.maxInputBytes
 
-    @Option(name: .customLong("max-nested-bytes"), help: ArgumentHelp("How many bytes of nested archives one file may make the tool parse, all levels together.", valueName: "bytes"))
+    @Option(name: .customLong("max-nested-bytes"), parsing: .unconditional, help: ArgumentHelp("How many bytes of nested archives one file may make the tool parse, all levels together.", valueName: "bytes"))
     var maxNestedArchiveBytes: Int = DecodingLimits.default.maxNestedArchiveBytes
 
-    @Option(name: .customLong("max-expanded-bytes"), help: ArgumentHelp("How many bytes of strings and data one file may expand to, as written, escaped (a shared value counts once per reference).", valueName: "bytes"))
+    @Option(name: .customLong("max-expanded-bytes"), parsing: .unconditional, help: ArgumentHelp("How many bytes of strings and data one file may expand to, as written, escaped (a shared value counts once per reference).", valueName: "bytes"))
     var maxExpandedBytes: Int = DecodingLimits.default.maxExpandedBytes
 
-    @Option(name: .customLong("max-output-size"), help: ArgumentHelp("The most bytes one file's text, or a whole JSON document, may take; past it nothing of it is written.", valueName: "bytes"))
+    @Option(name: .customLong("max-output-size"), parsing: .unconditional, help: ArgumentHelp("The most bytes one file's text, or a whole JSON document, may take; past it nothing of it is written.", valueName: "bytes"))
     var maxOutputBytes: Int = Console.defaultOutputLimit
 
     func validate() throws {

@@ -27,10 +27,10 @@ struct Diff: ParsableCommand {
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
 
-    @Argument(help: ArgumentHelp("The older archive; - for standard input.", valueName: "a"))
+    @Argument(help: ArgumentHelp("The older archive; - for standard input.", valueName: "a"), completion: .file())
     var a: String
 
-    @Argument(help: ArgumentHelp("The newer archive; - for standard input.", valueName: "b"))
+    @Argument(help: ArgumentHelp("The newer archive; - for standard input.", valueName: "b"), completion: .file())
     var b: String
 
     func validate() throws {

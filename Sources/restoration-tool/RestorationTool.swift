@@ -44,13 +44,27 @@ struct RestorationTool: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            let text = fullMessage(for: error)
-            let status = exitCode(for: error)
+            var text = fullMessage(for: error)
+            var status = exitCode(for: error)
+            // `help nosuch`: the parser prints the root help and succeeds; a command that does
+            // not exist is a usage error.
+            if status == .success, let unknown = unknownHelpTopic() {
+                text = "Error: Unknown command '\(unknown)' for help: dump, validate, diff, tree or scan\nUsage: " + usageString()
+                status = .validationFailure
+            }
             if !text.isEmpty {
                 if status == .success { Console.write(text + "\n") } else { Console.usageError(text) }
             }
             Console.finish(status.rawValue)
         }
+    }
+
+    /// The word after `help` when it names no command (`restoration-tool help nosuch`).
+    private static func unknownHelpTopic() -> String? {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard arguments.first == "help", let topic = arguments.dropFirst().first, !topic.hasPrefix("-") else { return nil }
+        let commands = configuration.subcommands.compactMap { $0.configuration.commandName }
+        return commands.contains(topic) ? nil : topic
     }
 
     /// No command given: a usage error (status 64, usage on standard error), as for any other

@@ -20,13 +20,13 @@ struct Scan: ParsableCommand {
     @OptionGroup
     var color: ColorOption
 
-    @Option(name: .customLong("max-directory-depth"), help: ArgumentHelp("How many directory levels to descend below each directory.", valueName: "levels"))
+    @Option(name: .customLong("max-directory-depth"), parsing: .unconditional, help: ArgumentHelp("How many directory levels to descend below each directory.", valueName: "levels"))
     var maxDirectoryDepth = 64
 
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
 
-    @Argument(help: ArgumentHelp("Directories to search.", valueName: "directory"))
+    @Argument(help: ArgumentHelp("Directories to search.", valueName: "directory"), completion: .directory)
     var directories: [String]
 
     func validate() throws {

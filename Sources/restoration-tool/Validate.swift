@@ -32,7 +32,7 @@ struct Validate: ParsableCommand {
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
 
-    @Argument(help: ArgumentHelp("Archives (data.data) or .savedState directories; - for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Archives (data.data) or .savedState directories; - for standard input.", valueName: "file"), completion: .file())
     var files: [String] = []
 
     func validate() throws {

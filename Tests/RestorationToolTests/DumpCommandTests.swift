@@ -96,12 +96,20 @@ final class DumpCommandTests: XCTestCase {
     }
 
     func testUsageErrorsExit64() throws {
-        for arguments in [[], ["dump"], ["dump", "--no-such-option", "x"], ["frobnicate"], ["dump", "--max-depth", "0", "x"], ["dump", "-", "-"]] {
+        for arguments in [[], ["dump"], ["dump", "--no-such-option", "x"], ["frobnicate"], ["dump", "--max-depth", "0", "x"], ["dump", "-", "-"],
+                          ["help", "nosuch"], ["scan", "--max-directory-depth", "-1", "."]] {
             let run = try ToolRunner.run(arguments)
             XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
             XCTAssertEqual(run.stdout, "")
-            XCTAssertFalse(run.stderr.isEmpty)
+            // The tool's own form, not the argument parser's "Error:".
+            XCTAssertTrue(run.stderr.hasPrefix("restoration-tool: error: "), "\(arguments): \(run.stderr)")
         }
+        // A negative limit reaches the check that names the range ("Missing value" before).
+        let negative = try ToolRunner.run(["dump", "--max-depth", "-1", "x"])
+        XCTAssertTrue(negative.stderr.hasPrefix("restoration-tool: error: --max-depth must be from 1 to 4096\n"), negative.stderr)
+        let help = try ToolRunner.run(["help", "nosuch"])
+        XCTAssertTrue(help.stderr.hasPrefix("restoration-tool: error: Unknown command 'nosuch' for help: dump, validate, diff, tree or scan\n"), help.stderr)
+        XCTAssertEqual(try ToolRunner.run(["help", "dump"]).status, 0)
     }
 
     func testHelpAndVersion() throws {

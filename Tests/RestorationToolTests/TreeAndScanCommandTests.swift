@@ -201,11 +201,39 @@ final class OutputOptionTests: XCTestCase {
         }
     }
 
+    /// On a terminal (a pseudo-terminal from script(1)), auto colors unless TERM is dumb.
+    func testNoColorOnADumbTerminal() throws {
+        let command = "\(ToolRunner.executable.path) validate Fixtures/validate/dangling-reference.data"
+        for (term, colored) in [("dumb", false), ("xterm", true)] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["TERM=\(term)", "NO_COLOR=", "script", "-qec", command, "/dev/null"]
+            process.currentDirectoryURL = URL(fileURLWithPath: ToolRunner.packageRoot)
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            do { try process.run() } catch { throw XCTSkip("script(1) cannot run here") }
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            if process.terminationStatus == 127 { throw XCTSkip("no script(1)") }
+            XCTAssertTrue(text.contains("dangling-reference"), text)
+            XCTAssertEqual(text.contains("\u{1B}["), colored, "TERM=\(term): \(text)")
+        }
+    }
+
     func testCompletionScripts() throws {
         for shell in ["bash", "zsh", "fish"] {
             let run = try ToolRunner.run(["--generate-completion-script", shell])
             XCTAssertEqual(run.status, 0, shell)
             XCTAssertTrue(run.stdout.contains("validate") && run.stdout.contains("scan"), shell)
+        }
+        // File arguments complete file names, scan's complete directories.
+        let bash = try ToolRunner.run(["--generate-completion-script", "bash"]).stdout
+        XCTAssertEqual(bash.components(separatedBy: "_add_completions -f\n").count - 1, 5, "dump, validate, tree and diff's two")
+        XCTAssertEqual(bash.components(separatedBy: "_add_completions -d\n").count - 1, 1, "scan")
+        let zsh = try ToolRunner.run(["--generate-completion-script", "zsh"]).stdout
+        for argument in ["'*:file:_files'", "':a:_files'", "':b:_files'", "'*:directory:_files -/'"] {
+            XCTAssertTrue(zsh.contains(argument), argument)
         }
     }
 }
