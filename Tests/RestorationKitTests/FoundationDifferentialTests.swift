@@ -31,7 +31,7 @@ final class FoundationDifferentialTests: XCTestCase {
             ("float", NSNumber(value: Float(0.8926057))), ("double", NSNumber(value: 0.1)),
             ("negativeZero", NSNumber(value: -0.0)), ("nan", NSNumber(value: Double.nan)),
             ("infinity", NSNumber(value: Double.infinity)), ("minusInfinity", NSNumber(value: -Double.infinity)),
-            ("tiny", NSNumber(value: 5e-324)), ("huge", NSNumber(value: Double.greatestFiniteMagnitude)),
+            ("tiny", NSNumber(value: Double.leastNonzeroMagnitude)), ("huge", NSNumber(value: Double.greatestFiniteMagnitude)),
             ("date", NSDate(timeIntervalSinceReferenceDate: 426_355_518)),
             ("dateFraction", NSDate(timeIntervalSinceReferenceDate: 428_947_518.123456)),
             ("dateBefore1970", NSDate(timeIntervalSinceReferenceDate: -1_000_000_000.25)),
