@@ -78,7 +78,7 @@ public struct DiffTextFormatter: Sendable {
             case .index(let index):
                 text += "[\(index)]"
             case .key(let whole):
-                let key = whole.count > keyWidth ? String(whole.prefix(keyWidth - 1)) + "…" : whole
+                let key = whole.shortened(to: keyWidth)
                 let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "$" }
                 let shown = plain ? key : "\"" + TextEscaping.escape(key).replacingQuotes() + "\""
                 text += (text.isEmpty ? "" : ".") + shown
@@ -95,7 +95,7 @@ public struct DiffTextFormatter: Sendable {
         case .idiom(let idiom): text = "\(idiom.name ?? "unknown") (\(idiom.rawValue))"
         case .paths(let paths): text = "[" + paths.map(TextEscaping.escape).joined(separator: ", ") + "]"
         }
-        return text.count > valueWidth ? String(text.prefix(valueWidth - 1)) + "…" : text
+        return text.shortened(to: valueWidth)
     }
 
     private func paint(_ text: String, _ tone: TextStyle.Tone) -> String {
@@ -121,7 +121,7 @@ struct CompactValueText {
     static func render(_ value: ArchiveValue, limit: Int = 160) -> String {
         var writer = CompactValueText(limit: limit)
         writer.write(value)
-        return writer.text.count > limit ? String(writer.text.prefix(limit - 1)) + "…" : writer.text
+        return writer.text.shortened(to: limit)
     }
 
     private var full: Bool { text.utf8.count > limit }

@@ -36,7 +36,7 @@ public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible,
     /// trails thousands long and keys 100 KB long, and the error must stay one readable line.
     /// The outermost keys name the object; the innermost, the spot. (Printing escapes it.)
     static func shortened(_ location: [String]) -> [String] {
-        func cut(_ key: String) -> String { key.count > 100 ? String(key.prefix(99)) + "…" : key }
+        func cut(_ key: String) -> String { key.shortened(to: 100) }
         guard location.count > 7 else { return location.map(cut) }
         let hidden = location.count - 6
         return location.prefix(3).map(cut) + ["(\(hidden) more)"] + location.suffix(3).map(cut)

@@ -40,36 +40,38 @@ extension ArchiveValue: Hashable {
         case .array(let values), .orderedSet(let values):
             for value in values.prefix(16) { value.shallowHash(into: &hasher) }
         case .set(let values):
-            hasher.combine(Self.unordered(values.lazy.map { value in { (hasher: inout Hasher) in value.shallowHash(into: &hasher) } }))
+            hasher.combine(values.reduce(0) { sum, value in sum &+ Self.hashed { hasher in value.shallowHash(into: &hasher) } })
         case .dictionary(let dictionary):
-            hasher.combine(Self.unordered(dictionary.entries.lazy.map { entry in { (hasher: inout Hasher) in
-                entry.key.shallowHash(into: &hasher)
-                entry.value.shallowHash(into: &hasher)
-            } }))
+            hasher.combine(dictionary.entries.reduce(0) { sum, entry in
+                sum &+ Self.hashed { hasher in
+                    entry.key.shallowHash(into: &hasher)
+                    entry.value.shallowHash(into: &hasher)
+                }
+            })
         case .object(let object):
-            hasher.combine(Self.unordered(object.fields.entries.lazy.map { key, value in { (hasher: inout Hasher) in
-                hasher.combine(key)
-                value.shallowHash(into: &hasher)
-            } }))
+            hasher.combine(Self.unorderedHash(of: object.fields))
         case .archive(let archive):
-            hasher.combine(Self.unordered(archive.top.entries.lazy.map { key, value in { (hasher: inout Hasher) in
-                hasher.combine(key)
-                value.shallowHash(into: &hasher)
-            } }))
+            hasher.combine(Self.unorderedHash(of: archive.top))
         default:
             break
         }
     }
 
-    /// An order-independent hash of members, each hashed by `member` on a hasher of its own.
-    private static func unordered<Members: Sequence>(_ members: Members) -> Int where Members.Element == (inout Hasher) -> Void {
-        var sum = 0
-        for member in members {
-            var hasher = Hasher()
-            member(&hasher)
-            sum &+= hasher.finalize()
+    /// What `body` feeds a hasher of its own: summed over members, it makes an order-independent hash.
+    private static func hashed(_ body: (inout Hasher) -> Void) -> Int {
+        var hasher = Hasher()
+        body(&hasher)
+        return hasher.finalize()
+    }
+
+    /// String-keyed fields' keys and the shallow hashes of their values, whatever their order.
+    private static func unorderedHash(of fields: ArchiveFields) -> Int {
+        fields.entries.reduce(0) { sum, field in
+            sum &+ hashed { hasher in
+                hasher.combine(field.0)
+                field.1.shallowHash(into: &hasher)
+            }
         }
-        return sum
     }
 
     /// A scalar's whole value; a container's kind and size alone.

@@ -57,7 +57,7 @@ enum FoundationValues {
         case .url:
             return url(fields)
         case .identifierPathProxy:
-            if case .string(let path)? = only("kObjectIdentifierPathProxyIdentifierPathKey", in: fields) {
+            if case .string(let path)? = only(RestorationKeys.proxyPath, in: fields) {
                 return .reference(path)
             }
         }

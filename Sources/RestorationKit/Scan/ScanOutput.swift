@@ -80,11 +80,10 @@ public enum ScanTextFormatter {
         return text
     }
 
-    /// A status cell is cut at 60 characters, so that one unreadable archive's long reason does not
-    /// widen the whole table (`--json` has the reason in full).
     /// Cells are cut to 60 characters: the columns are as wide as their widest cell, and one long
-    /// value (a 100 KB system version) would pad every row of thousands with spaces.
+    /// value (an unreadable archive's reason, a 100 KB system version) would pad every row of
+    /// thousands with spaces (`--json` has every value in full).
     private static func cut(_ text: String) -> String {
-        text.count > 60 ? String(text.prefix(59)) + "…" : text
+        text.shortened(to: 60)
     }
 }

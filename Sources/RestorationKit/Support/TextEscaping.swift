@@ -90,6 +90,12 @@ public enum TextEscaping {
 }
 
 extension String {
+    /// At most `width` characters: a longer string is cut, its last character an ellipsis. One
+    /// long value must not make every line that repeats it, or every cell beside it, as long.
+    func shortened(to width: Int) -> String {
+        count > width ? String(prefix(width - 1)) + "…" : self
+    }
+
     /// Escapes double quotes, for a string shown between them. Byte by byte: a quote is one
     /// byte in UTF-8 and never part of another character (going by Characters made a long
     /// string cost a hundred times more).

@@ -233,7 +233,8 @@ struct StreamedArchiveRenderer {
         case .array, .set, .orderedSet:
             guard let value = only("NS.objects") else {
                 // The indexed form (NS.object.0 …, no field when empty) is the decoder's to map.
-                if fields.count == 0 || fields.contains(where: { $0.key.bytes.starts(with: Array("NS.object.".utf8)) }) { throw GiveUp() }
+                let indexed: StreamedKey = "NS.object."
+                if fields.count == 0 || fields.contains(where: { $0.key.bytes.starts(with: indexed.bytes) }) { throw GiveUp() }
                 return false
             }
             return try shape(value, depth: depth).isArray
