@@ -68,20 +68,36 @@ enum Console {
     /// past the limit is not written at all (an error line instead), so that no command leaves
     /// half a document behind a failure.
     static func writeJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, file: String, limit: Int = .max) -> Bool {
+        guard let text = renderJSON(documents, asArray: asArray, compact: false, file: file, limit: limit) else { return false }
+        text.withUnsafeBytes { writeAll($0, to: 1) }
+        return true
+    }
+
+    /// Writes each document on a line of its own (JSON Lines), all or nothing as `writeJSON`.
+    static func writeJSONLines<Document: Encodable>(_ documents: [Document], file: String, limit: Int = .max) -> Bool {
+        var text: [UInt8] = []
+        for document in documents {
+            guard let line = renderJSON([document], asArray: false, compact: true, file: file, limit: limit - text.count) else { return false }
+            text += line
+        }
+        text.withUnsafeBytes { writeAll($0, to: 1) }
+        return true
+    }
+
+    private static func renderJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, compact: Bool, file: String, limit: Int) -> [UInt8]? {
         var text: [UInt8] = []
         do {
-            try JSONOutput.write(documents, asArray: asArray, limit: limit, gathering: { pieces in
+            try JSONOutput.write(documents, asArray: asArray, limit: limit, compact: compact, gathering: { pieces in
                 for piece in pieces { text.append(contentsOf: piece) }
             })
         } catch is JSONOutput.LimitExceeded {
             outputTooLarge(file: file, limit: limit)
-            return false
+            return nil
         } catch {
             Console.error(file: file, "cannot write JSON: a value has no JSON form")
-            return false
+            return nil
         }
-        text.withUnsafeBytes { writeAll($0, to: 1) }
-        return true
+        return text
     }
 
     /// Reads an archive that must be a restoration archive; nil after an error line otherwise.
@@ -101,6 +117,11 @@ enum Console {
 
     static func notRestorationArchive(_ file: String) {
         Console.error(file: file, "not a UIKit state-restoration archive (a keyed archive without \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths))")
+    }
+
+    /// `restoration-tool: FILE: warning: what`: on standard error, not a failure.
+    static func warning(file: String, _ message: String) {
+        writeAll("\(toolName): \(displayName(file)): warning: \(TextEscaping.escape(message))\n", to: 2)
     }
 
     /// `restoration-tool: FILE: note: what`: on standard error, not a failure.

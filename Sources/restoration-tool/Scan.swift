@@ -8,14 +8,27 @@ struct Scan: ParsableCommand {
         discussion: """
             Walks each directory (a simulator device folder, ~/Library/Developer/CoreSimulator/Devices, \
             an unpacked backup) for <bundle-id>.savedState folders, without following symbolic links, \
-            and prints one row per archive, newest first: saved time, bundle id, scene session, system \
-            version, object count, validation status, and warnings from inprogress.data. \
+            and writes one row per archive, newest first: a table, JSON, JSON Lines, CSV or TSV. CSV \
+            and TSV carry what a forensic time line needs: saved time, file modification time, bundle \
+            id, scene, bundle and system versions, object count, status, findings, size, SHA-256 and \
+            path; --timeline writes them as events (datetime, timestamp_desc, message) for Timesketch \
+            or plaso. Warnings about the files beside an archive go to standard error. \
             Exit status: 0 success, 2 a directory or an archive in it could not be read.
             """
     )
 
-    @Flag(name: .long, help: "Write JSON (schema version 1) instead of a table.")
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case table, json, jsonl, csv, tsv
+    }
+
+    @Option(name: .long, help: ArgumentHelp("Output format: table, json, jsonl, csv or tsv (table; csv with --timeline).", valueName: "format"))
+    var format: Format?
+
+    @Flag(name: .long, help: "Same as --format json (schema version 1).")
     var json = false
+
+    @Flag(name: .long, help: "Write events for a time line (Timesketch, plaso): one per saved time and per file modification time, oldest first.")
+    var timeline = false
 
     @OptionGroup
     var color: ColorOption
@@ -29,9 +42,16 @@ struct Scan: ParsableCommand {
     @Argument(help: ArgumentHelp("Directories to search.", valueName: "directory"), completion: .directory)
     var directories: [String]
 
+    /// The format asked for: `--format`, `--json`, or the default for the form.
+    private var chosenFormat: Format {
+        format ?? (json ? .json : timeline ? .csv : .table)
+    }
+
     func validate() throws {
         guard !directories.isEmpty else { throw ValidationError("Missing expected argument '<directory> ...'") }
         guard (1...4096).contains(maxDirectoryDepth) else { throw ValidationError("--max-directory-depth must be from 1 to 4096") }
+        if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) ask for different formats") }
+        if timeline, chosenFormat == .table { throw ValidationError("--timeline writes csv, tsv, json or jsonl, not a table") }
     }
 
     func run() throws {
@@ -43,22 +63,42 @@ struct Scan: ParsableCommand {
             Console.error(file: root, !DirectoryListing.exists(root) ? "no such directory"
                 : DirectoryListing.isDirectory(root) ? "cannot read this directory" : "not a directory (scan searches directories; validate or dump read a file)")
         }
-        if json {
-            guard Console.writeJSON([ScanDocument(directories: roots, rows: result.rows)], asArray: false, file: roots[0], limit: decoding.maxOutputBytes) else {
-                throw ExitCode(ExitStatus.unreadable)
-            }
-        } else {
-            let text = ScanTextFormatter.format(result.rows, style: TextStyle(enabled: color.enabled))
-            guard Console.write(text, file: roots[0], limit: decoding.maxOutputBytes) else { throw ExitCode(ExitStatus.unreadable) }
+        guard write(result.rows, directories: roots) else { throw ExitCode(ExitStatus.unreadable) }
+        // Warnings about the files beside each archive (a pending discard, say) go with the
+        // errors, so that the output holds nothing but rows; JSON has them in the rows too.
+        for row in result.rows {
+            for note in row.sidecarNotes { Console.warning(file: row.path, note) }
         }
-        // Each archive that could not be read is a row of its own (status "unreadable: …") and
-        // an error line, and makes the status 2, as a file argument that cannot be read does.
+        // Each archive that could not be read is a row of its own (status "unreadable") and an
+        // error line, and makes the status 2, as a file argument that cannot be read does.
         let unreadableArchives = result.rows.filter(\.isUnreadable)
         for row in unreadableArchives {
             Console.error(file: row.path, row.problem ?? "cannot be read")
         }
         if !result.unreadable.isEmpty || !unreadableArchives.isEmpty {
             throw ExitCode(ExitStatus.unreadable)
+        }
+    }
+
+    /// Writes the rows (or their events) in the chosen format; false after an error line.
+    private func write(_ rows: [ScanRow], directories roots: [String]) -> Bool {
+        let file = roots[0], limit = decoding.maxOutputBytes
+        if timeline {
+            let events = ScanTimelineEvent.events(rows)
+            switch chosenFormat {
+            case .json: return Console.writeJSON([ScanTimelineDocument(directories: roots, events: events)], asArray: false, file: file, limit: limit)
+            case .jsonl: return Console.writeJSONLines(events.map(ScanTimelineEventDocument.init), file: file, limit: limit)
+            case .csv: return Console.write(ScanDelimitedFormatter.format(events, dialect: .csv), file: file, limit: limit)
+            case .tsv: return Console.write(ScanDelimitedFormatter.format(events, dialect: .tsv), file: file, limit: limit)
+            case .table: preconditionFailure("refused by validate()")
+            }
+        }
+        switch chosenFormat {
+        case .table: return Console.write(ScanTextFormatter.format(rows, style: TextStyle(enabled: color.enabled)), file: file, limit: limit)
+        case .json: return Console.writeJSON([ScanDocument(directories: roots, rows: rows)], asArray: false, file: file, limit: limit)
+        case .jsonl: return Console.writeJSONLines(rows.map(ScanArchiveDocument.init), file: file, limit: limit)
+        case .csv: return Console.write(ScanDelimitedFormatter.format(rows, dialect: .csv), file: file, limit: limit)
+        case .tsv: return Console.write(ScanDelimitedFormatter.format(rows, dialect: .tsv), file: file, limit: limit)
         }
     }
 }

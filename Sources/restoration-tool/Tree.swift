@@ -8,12 +8,20 @@ struct Tree: ParsableCommand {
         discussion: """
             One line per saved object, under its parent path, with its restoration class and marks for \
             views, presented and selected controllers; references to paths that were not saved are \
-            drawn as leaves marked ✗. Exit status: 0 success, 2 a file could not be read or is not a \
-            restoration archive.
+            drawn as leaves marked ✗. --format dot writes a Graphviz graph (dot -Tsvg), --format mermaid \
+            a Mermaid flowchart (GitHub renders it in a ```mermaid block), --format json the nested \
+            form. Exit status: 0 success, 2 a file could not be read or is not a restoration archive.
             """
     )
 
-    @Flag(name: .long, help: "Write the nested form as JSON (schema version 1).")
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case text, json, dot, mermaid
+    }
+
+    @Option(name: .long, help: ArgumentHelp("Output format: text, json, dot or mermaid (text).", valueName: "format"))
+    var format: Format?
+
+    @Flag(name: .long, help: "Same as --format json (schema version 1).")
     var json = false
 
     @Flag(name: .customLong("no-demangle"), help: "Show Swift class names as stored, without demangling them.")
@@ -30,6 +38,12 @@ struct Tree: ParsableCommand {
 
     private var files: [String] { input.files }
 
+    private var chosenFormat: Format { format ?? (json ? .json : .text) }
+
+    func validate() throws {
+        if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) ask for different formats") }
+    }
+
     func run() throws {
         DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { drawAll() }
     }
@@ -38,6 +52,7 @@ struct Tree: ParsableCommand {
     private func drawAll() -> Never {
         var status = ExitStatus.success
         var documents: [TreeDocument] = []
+        var graphs: [(file: String, tree: RestorationTree)] = []
         var wroteText = false
         let formatter = TreeTextFormatter(style: TextStyle(enabled: color.enabled), demangle: !noDemangle)
         for file in files {
@@ -46,9 +61,12 @@ struct Tree: ParsableCommand {
                 continue
             }
             let tree = RestorationTree(archive)
-            if json {
+            switch chosenFormat {
+            case .json:
                 documents.append(TreeDocument(file: file, tree: tree))
-            } else {
+            case .dot, .mermaid:
+                graphs.append((Console.displayName(file), tree))
+            case .text:
                 // Several trees: each under its file's name, a blank line between them.
                 let heading = files.count > 1 ? (wroteText ? "\n" : "") + Console.displayName(file) + ":\n" : ""
                 guard Console.write(heading + formatter.format(tree), file: file, limit: decoding.maxOutputBytes) else {
@@ -58,7 +76,14 @@ struct Tree: ParsableCommand {
                 wroteText = true
             }
         }
-        if json, !documents.isEmpty || files.count > 1 {
+        // One graph for all the files that could be read, clusters when there are several.
+        if !graphs.isEmpty {
+            let text = TreeGraphFormatter(language: chosenFormat == .dot ? .dot : .mermaid, demangle: !noDemangle).format(graphs, clustered: files.count > 1)
+            if !Console.write(text, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
+                status = ExitStatus.unreadable
+            }
+        }
+        if chosenFormat == .json, !documents.isEmpty || files.count > 1 {
             if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
             }

@@ -39,7 +39,7 @@ import generate as g  # noqa: E402  (the fixture writers)
 
 MAX_INPUT = 1 << 20
 OUTPUT_BOUND = 256 << 20
-STDERR_LINE = re.compile(r"^restoration-tool: .+?: (error|note): [^\x00-\x1f\x7f-\x9f]*$")
+STDERR_LINE = re.compile(r"^restoration-tool: .+?: (error|warning|note): [^\x00-\x1f\x7f-\x9f]*$")
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 COMMANDS = {   # name -> arguments before/around the input; INPUT is replaced
@@ -49,9 +49,13 @@ COMMANDS = {   # name -> arguments before/around the input; INPUT is replaced
     "validate --json": ["validate", "--json", "INPUT"],
     "tree": ["tree", "INPUT"],
     "tree --json": ["tree", "--json", "INPUT"],
+    "tree --format dot": ["tree", "--format", "dot", "INPUT"],
+    "tree --format mermaid": ["tree", "--format", "mermaid", "INPUT"],
     "diff": ["diff", "CLEAN", "INPUT"],
     "diff --json": ["diff", "--json", "INPUT", "CLEAN"],
     "scan": ["scan", "DIRECTORY"],
+    "scan --format csv": ["scan", "--format", "csv", "DIRECTORY"],
+    "scan --timeline --format jsonl": ["scan", "--timeline", "--format", "jsonl", "DIRECTORY"],
 }
 SINGLE_FILE = {"dump", "dump --json", "validate", "validate --json", "tree", "tree --json"}
 

@@ -50,10 +50,10 @@ final class FileSystemTests: XCTestCase {
             XCTAssertTrue(run.stdout.contains("unreadable: \(reason)"), run.stdout)
             XCTAssertTrue(run.stderr.contains("restoration-tool: \(path): error: \(reason)\n"), run.stderr)
         }
-        XCTAssertTrue(run.stdout.contains("inprogress.data cannot be read: is a symbolic link, which is not followed"), run.stdout)
-        XCTAssertEqual(run.stdout.components(separatedBy: "larger than the limit of 65536 bytes").count - 1, 3, "once per scene row, read once")
+        XCTAssertTrue(run.stderr.contains("inprogress.data cannot be read: is a symbolic link, which is not followed"), run.stderr)
+        XCTAssertEqual(run.stderr.components(separatedBy: "larger than the limit of 65536 bytes").count - 1, 3, "once per scene row, read once")
         XCTAssertFalse(run.stdout.contains("linked"), "a linked scene folder is not followed")
-        XCTAssertTrue(run.stdout.hasSuffix("7 archives\n"), run.stdout)
+        XCTAssertEqual(run.stdout.split(separator: "\n").count, 1 + 7, run.stdout)
     }
 
     func testValidateOfADirectoryFollowsNoLink() throws {
@@ -87,9 +87,12 @@ final class FileSystemTests: XCTestCase {
             cp "$2/Fixtures/ios7-plain.data" "$(printf 'caf\\351.data')"
             mkdir "$(printf 'app\\377.savedState')"
             cp "$2/Fixtures/validate/clean.data" "$(printf 'app\\377.savedState')/data.data"
+            touch -d @1700000000.25 "$(printf 'app\\377.savedState')/data.data"
             "$3" dump "$(printf 'caf\\351.data')" | head -n 1
             "$3" validate "$(printf 'caf\\351.data')"
-            "$3" scan . | tail -n 2
+            "$3" scan . | tail -n 1
+            "$3" scan --format csv . | tail -n 1
+            sha256sum < "$2/Fixtures/validate/clean.data" | cut -c 1-64
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -100,11 +103,15 @@ final class FileSystemTests: XCTestCase {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, text)
+        // The digest of the copied file, by coreutils' sha256sum.
+        let sha = text.utf8.split(separator: UInt8(ascii: "\n")).last.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        XCTAssertEqual(sha.count, 64, text)
         XCTAssertEqual(text, """
             File: caf\\xe9.data
             caf\\xe9.data: valid (0 errors, 0 warnings)
             2024-06-03T09:41:00Z  app\\xff    -      17.5    6        valid   ./app\\xff.savedState/data.data
-            1 archive
+            2024-06-03T09:41:00Z,2023-11-14T22:13:20.25Z,app\\xff,,42,17.5,6,valid,0,0,,,4199,\(sha),./app\\xff.savedState/data.data\r
+            \(sha)
 
             """)
     }

@@ -81,7 +81,7 @@ final class ScanCommandTests: XCTestCase {
         // The broken archive is a row and an error line, and makes the status 2.
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertTrue(run.stderr.hasSuffix("com.example.broken.savedState/data.data: error: trailer gives an offset size of 33 bytes; it must be 1 to 8 (at byte 8707)\n"), run.stderr)
-        XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
+        XCTAssertEqual(run.stderr.components(separatedBy: ": error: ").count - 1, 1, run.stderr)
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let rows = try XCTUnwrap(document["archives"] as? [[String: Any]])
         XCTAssertEqual(rows.map { $0["bundleIdentifier"] as? String }, ["com.example.newer", "com.example.scenes", "com.example.older", "com.example.broken"])
@@ -104,8 +104,10 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertTrue(lines.first?.hasPrefix("SAVED ") == true && lines.first?.contains(" BUNDLE ID ") == true, run.stdout)
         XCTAssertTrue(lines[1].contains("com.example.newer") && lines[1].contains("valid (1 warning), discard pending"), run.stdout)
         XCTAssertTrue(run.stdout.contains("invalid (2 errors)"))
-        XCTAssertTrue(run.stdout.contains("warning: " + root.path))
-        XCTAssertEqual(lines.last, "4 archives")
+        // Rows only: the warnings about side files go to standard error with the errors.
+        XCTAssertEqual(lines.count, 5, run.stdout)
+        XCTAssertFalse(run.stdout.contains(": warning: "), run.stdout)
+        XCTAssertTrue(run.stderr.contains("restoration-tool: " + root.path + "/Devices/DEVICE-B/data/Containers/Data/Application/APP-2/Library/Saved Application State/com.example.newer.savedState/data.data: warning: inprogress.data shows 0 restore attempts left"), run.stderr)
     }
 
     func testInterruptedRestoreWithTriesToSpare() throws {
@@ -121,7 +123,7 @@ final class ScanCommandTests: XCTestCase {
         let run = try ToolRunner.run(["scan", root.path])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("valid (1 warning), restore interrupted  "), run.stdout)
-        XCTAssertTrue(run.stdout.contains("(2 attempts left)"), run.stdout)
+        XCTAssertTrue(run.stderr.contains("(2 attempts left)"), run.stderr)
     }
 
     /// scan counts what validate counts, the files beside the archive included.
@@ -135,9 +137,9 @@ final class ScanCommandTests: XCTestCase {
             XCTAssertEqual(row?["errors"] as? Int, reports.first?["errors"] as? Int, directory)
             XCTAssertEqual((row?["restoreWarnings"] as? [String])?.count, reports.first?["warnings"] as? Int, directory)
         }
-        let table = try ToolRunner.run(["scan", "Fixtures/validate/unreadable-sidecar.savedState"]).stdout
-        XCTAssertTrue(table.contains("valid (2 warnings)  "), table)
-        XCTAssertTrue(table.contains("restorationInfo.plist cannot be read"), table)
+        let table = try ToolRunner.run(["scan", "Fixtures/validate/unreadable-sidecar.savedState"])
+        XCTAssertTrue(table.stdout.contains("valid (2 warnings)  "), table.stdout)
+        XCTAssertTrue(table.stderr.contains(": warning: restorationInfo.plist cannot be read"), table.stderr)
     }
 
     func testUnreadableDirectory() throws {
@@ -235,5 +237,86 @@ final class OutputOptionTests: XCTestCase {
         for argument in ["'*:file:_files'", "':a:_files'", "':b:_files'", "'*:directory:_files -/'"] {
             XCTAssertTrue(zsh.contains(argument), argument)
         }
+    }
+}
+
+/// `tree --format dot|mermaid`: the same objects, marks and dangling references as the text.
+final class TreeGraphTests: XCTestCase {
+    func testGoldenGraphs() throws {
+        for (format, suffix) in [("dot", "dot"), ("mermaid", "mmd")] {
+            let one = try ToolRunner.run(["tree", "--format", format, "Fixtures/validate/dangling-reference.data"])
+            XCTAssertEqual(one.status, 0, one.stderr)
+            try GoldenFiles.assertMatches(one.stdout, "tree-validate-dangling-reference.data.\(suffix)")
+            let two = try ToolRunner.run(["tree", "--format", format, "Fixtures/ios8-tabbar.data", "Fixtures/validate/dangling-reference.data"])
+            XCTAssertEqual(two.status, 0, two.stderr)
+            try GoldenFiles.assertMatches(two.stdout, "tree-two-files.\(suffix)")
+        }
+    }
+
+    /// Every fixture that `tree` draws: one box per object and per dangling reference, one edge
+    /// per child and per dangling reference, as the text tree counts them.
+    func testGraphsHoldWhatTheTextTreeHolds() throws {
+        let fixtures = try FileManager.default.subpathsOfDirectory(atPath: ToolRunner.fixture("")).filter { $0.hasSuffix(".data") }.sorted()
+        var drawn = 0
+        for fixture in fixtures {
+            let text = try ToolRunner.run(["tree", "Fixtures/" + fixture])
+            guard text.status == 0, let summary = text.stdout.split(separator: "\n").last else { continue }
+            let numbers = summary.split(separator: " ").compactMap { Int($0) }
+            let roots = text.stdout.split(separator: "\n").dropLast().filter { !$0.hasPrefix(" ") && !$0.hasPrefix("│") && !$0.hasPrefix("├") && !$0.hasPrefix("└") && !$0.hasPrefix("✗") }.count
+            let appDangling = text.stdout.split(separator: "\n").filter { $0.hasPrefix("✗") }.count
+            for format in ["dot", "mermaid"] {
+                let graph = try ToolRunner.run(["tree", "--format", format, "Fixtures/" + fixture])
+                XCTAssertEqual(graph.status, 0, fixture)
+                let lines = graph.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                let boxes = lines.filter { $0.range(of: #"^[nd][0-9]+ ?\["#, options: .regularExpression) != nil }.count
+                let edges = lines.filter { $0.contains(" -> ") || $0.contains(" --> ") || $0.contains(" -.-> ") }.count
+                XCTAssertEqual(boxes, numbers[0] + numbers[2], "\(format) \(fixture)")
+                XCTAssertEqual(edges, numbers[0] - roots + numbers[2] - appDangling, "\(format) \(fixture)")
+                XCTAssertTrue(lines.contains((format == "dot" ? "// " : "%% ") + summary), "\(format) \(fixture)")
+            }
+            drawn += 1
+        }
+        XCTAssertGreaterThan(drawn, 20)
+    }
+
+    /// Graphviz, a reader we did not write, lays out every graph (CI installs it).
+    func testGraphvizReadsTheGraphs() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dot") else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("CI installs graphviz") }
+            throw XCTSkip("graphviz is not installed")
+        }
+        for files in [["Fixtures/ios8-tabbar.data"], ["Fixtures/validate/dangling-reference.data", "Fixtures/evidence/statedemo-ios8.data"], ["Fixtures/hostile/long-path.data"], ["Fixtures/validate/malformed-path.data"], ["Fixtures/validate/missing-object.data"]] {
+            let graph = try ToolRunner.run(["tree", "--format", "dot"] + files)
+            guard graph.status == 0 else { continue }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString).dot")
+            try graph.stdout.write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/dot")
+            process.arguments = ["-Tplain", file.path]
+            let output = Pipe(), errors = Pipe()
+            (process.standardOutput, process.standardError) = (output, errors)
+            try process.run()
+            let plain = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, warnings)
+            XCTAssertEqual(warnings, "", files.joined(separator: " "))
+            let boxes = graph.stdout.split(separator: "\n").filter { $0.range(of: #"^ *(f[0-9]+_)?[nd][0-9]+ \["#, options: .regularExpression) != nil }.count
+            XCTAssertEqual(plain.split(separator: "\n").filter { $0.hasPrefix("node ") }.count, boxes, files.joined(separator: " "))
+        }
+    }
+
+    func testFormatOptions() throws {
+        let conflict = try ToolRunner.run(["tree", "--json", "--format", "dot", "Fixtures/ios8-tabbar.data"])
+        XCTAssertEqual(conflict.status, 64)
+        XCTAssertTrue(conflict.stderr.hasPrefix("restoration-tool: error: --json and --format dot ask for different formats"), conflict.stderr)
+        let json = try ToolRunner.run(["tree", "--format", "json", "Fixtures/ios8-tabbar.data"])
+        XCTAssertEqual(json.stdout, try ToolRunner.run(["tree", "--json", "Fixtures/ios8-tabbar.data"]).stdout)
+        // A file that cannot be read is left out of the graph, with an error line and status 2.
+        let mixed = try ToolRunner.run(["tree", "--format", "mermaid", "Fixtures/ios8-tabbar.data", "Fixtures/missing.data"])
+        XCTAssertEqual(mixed.status, 2)
+        XCTAssertTrue(mixed.stdout.hasPrefix("flowchart TD\n  subgraph f1 [\"Fixtures/ios8-tabbar.data\"]\n"), mixed.stdout)
+        XCTAssertTrue(mixed.stderr.hasPrefix("restoration-tool: Fixtures/missing.data: error: "), mixed.stderr)
     }
 }

@@ -36,6 +36,10 @@ def load_schemas():
     for name, schema in schemas.items():
         jsonschema.Draft202012Validator.check_schema(schema)
         validators[name] = jsonschema.Draft202012Validator(schema, registry=registry)
+        # A definition inside a schema (one line of JSON Lines): "name#/$defs/what".
+        for definition in schema.get("$defs", {}):
+            validators[name + "#/$defs/" + definition] = jsonschema.Draft202012Validator(
+                {"$ref": schema["$id"] + "#/$defs/" + definition}, registry=registry)
     return validators
 
 
@@ -78,6 +82,12 @@ def main():
     run("tree.schema.json", "tree", "--json", "Fixtures/ios7-plain.data", "Fixtures/ios8-tabbar.data")
     run("rules.schema.json", "validate", "--list-rules", "--json")
     run("scan.schema.json", "scan", "--json", "Fixtures")
+    run("scan.schema.json", "scan", "--format", "json", "Fixtures")
+    run("scan-timeline.schema.json", "scan", "--timeline", "--format", "json", "Fixtures")
+    for line in subprocess.run([options.tool, "scan", "--format", "jsonl", "Fixtures"], cwd=ROOT, capture_output=True).stdout.splitlines():
+        check("scan.schema.json#/$defs/archive", "scan --format jsonl line", line)
+    for line in subprocess.run([options.tool, "scan", "--timeline", "--format", "jsonl", "Fixtures"], cwd=ROOT, capture_output=True).stdout.splitlines():
+        check("scan-timeline.schema.json#/$defs/event", "scan --timeline --format jsonl line", line)
     for a in sorted(glob.glob(os.path.join(ROOT, "Fixtures", "diff", "*-a.data"))):
         run("diff.schema.json", "diff", "--json", os.path.relpath(a, ROOT), os.path.relpath(a, ROOT)[:-7] + "-b.data")
 
@@ -94,6 +104,7 @@ def main():
         ("validate.schema.json", {"schemaVersion": 1, "file": "f", "valid": True, "errors": 0, "warnings": 0, "diagnostics": [], "extra": 1}),
         ("validate.schema.json", {"schemaVersion": 1, "file": "f", "valid": "yes", "errors": 0, "warnings": 0, "diagnostics": []}),
         ("diff.schema.json", {"schemaVersion": 2, "a": "a", "b": "b", "identical": True, "changes": []}),
+        ("scan-timeline.schema.json#/$defs/event", {"datetime": "2024-06-03T09:41:00Z", "timestamp": 0, "timestamp_desc": "State Saved Time", "message": ""}),
         ("rules.schema.json", {"schemaVersion": 1, "rules": [{"rule": "no-such-rule", "severities": ["error"], "summary": "", "reads": ["k"], "predicts": ""}]}),
     ]
     with open(os.path.join(ROOT, "Tests", "RestorationToolTests", "Golden", "values.data.json")) as f:

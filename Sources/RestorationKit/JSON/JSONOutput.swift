@@ -19,15 +19,16 @@ public enum JSONOutput {
     ///
     /// With a `limit`, throws `LimitExceeded` once the text would be longer than `limit` bytes;
     /// what the sink was handed by then is incomplete, and the rest is not rendered.
+    /// With `compact`, the text is one line (a line of JSON Lines).
     public static func write<Document: Encodable>(
-        _ documents: [Document], asArray: Bool, limit: Int = .max, gathering sink: @escaping Sink
+        _ documents: [Document], asArray: Bool, limit: Int = .max, compact: Bool = false, gathering sink: @escaping Sink
     ) throws {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { () throws in
             let encoder = JSONTreeEncoder()
             // The documents' own structure is encoded at once (that is where errors arise); the
             // archive values inside stay deferred until they are written.
             let node = !asArray && documents.count == 1 ? try encoder.encode(documents[0]) : try encoder.encode(documents)
-            guard JSONTextWriter.write(node, limit: limit, to: sink) else { throw LimitExceeded(limit: limit) }
+            guard JSONTextWriter.write(node, limit: limit, compact: compact, to: sink) else { throw LimitExceeded(limit: limit) }
         }
     }
 

@@ -31,6 +31,8 @@ struct JSONTextWriter: JSONSink {
     private var limit = Int.max
     private var handedOver = 0
     private(set) var isFull = false
+    /// One line, without spaces or line breaks between tokens (JSON Lines).
+    var compact = false
 
     private init(sink: @escaping JSONOutput.Sink) {
         self.sink = sink
@@ -51,9 +53,10 @@ struct JSONTextWriter: JSONSink {
     /// Returns false, with what was handed over incomplete, when the text would be longer than
     /// `limit` bytes.
     @discardableResult
-    static func write(_ node: JSONNode, allowsConcurrency: Bool = true, maximumPieces: Int = 1024, limit: Int = .max, to sink: @escaping JSONOutput.Sink) -> Bool {
+    static func write(_ node: JSONNode, allowsConcurrency: Bool = true, maximumPieces: Int = 1024, limit: Int = .max, compact: Bool = false, to sink: @escaping JSONOutput.Sink) -> Bool {
         precondition(maximumPieces >= 2, "a shared piece and the text before it go out together")
         var writer = JSONTextWriter(sink: sink)
+        writer.compact = compact
         writer.allowsConcurrency = allowsConcurrency
         writer.maximumPieces = maximumPieces
         writer.limit = limit
@@ -146,6 +149,7 @@ struct JSONTextWriter: JSONSink {
             rendered.withUnsafeMutableBufferPointer { rendered in
                 DeepStack.concurrentPerform(count: batchCount, threads: DeepStack.availableThreads, stackSize: stackSize) { offset in
                     var writer = JSONTextWriter(level: elementLevel)
+                    writer.compact = compact
                     writer.writeNode(elements[batchStart + offset])
                     rendered[offset] = writer.output
                 }
@@ -253,7 +257,7 @@ struct JSONTextWriter: JSONSink {
         for (position, index) in Self.sortedOrder(keys).enumerated() where !isFull {
             startMember(first: position == 0)
             writeString(keys[index])
-            append(": ")
+            if compact { output.append(UInt8(ascii: ":")) } else { append(": ") }
             value(&self, index)
         }
         level -= 1
@@ -276,6 +280,7 @@ struct JSONTextWriter: JSONSink {
     }
 
     private mutating func newline() {
+        guard !compact else { return }
         output.appendNewline(indentedBy: 2 * min(level, Self.maximumIndent))
     }
 

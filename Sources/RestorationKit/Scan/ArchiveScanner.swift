@@ -79,17 +79,25 @@ public struct ArchiveScanner: Sendable {
         row.discardPending = sidecarFindings.contains { $0.rule == .pendingDiscard }
         row.restoreInterrupted = sidecarFindings.contains { $0.rule == .interruptedRestore }
         do {
-            let decoded = try RestorationArchive(contentsOf: archive, limits: limits, followingLinks: false)
+            let contents = try InputFile.contents(of: archive, limit: limits.maxInputBytes, followingLinks: false)
+            // What identifies the file is kept even when it does not decode: a damaged archive
+            // is evidence too.
+            row.size = contents.bytes.count
+            row.modificationTime = contents.modificationTime
+            row.sha256 = SHA256.hexDigest(contents.bytes)
+            let decoded = try RestorationArchive(bytes: contents.bytes[...], limits: limits)
             guard decoded.isRestorationArchive else {
                 row.problem = "not a restoration archive"
-                return row
+                return row.noting(sidecarFindings)
             }
             row.timestamp = decoded.timestamp
             row.systemVersion = decoded.systemVersion
+            row.bundleVersion = decoded.bundleVersion
             row.objectCount = decoded.objects.count
             let diagnostics = ArchiveValidator().validate(decoded)
             row.errors = diagnostics.filter { $0.severity == .error }.count
             row.warnings = diagnostics.filter { $0.severity == .warning }.count + sidecarFindings.count
+            row = row.noting(diagnostics)
         } catch {
             if error.kind == .notKeyedArchive && scene != nil {
                 row.problem = "a scene's user-activity state, not a keyed archive"
@@ -98,7 +106,7 @@ public struct ArchiveScanner: Sendable {
                 row.isUnreadable = true
             }
         }
-        return row
+        return row.noting(sidecarFindings)
     }
 }
 
@@ -109,11 +117,20 @@ public struct ScanRow: Sendable {
     public var bundleIdentifier: String
     /// The scene-session folder, for iOS 13+ scene archives.
     public var sceneSession: String?
+    /// When the archive says it was saved (seconds since 2001, as stored).
     public var timestamp: Double?
+    /// The archive file's modification time.
+    public var modificationTime: FileTime?
+    /// The archive file's size in bytes and SHA-256, of the bytes that were decoded.
+    public var size: Int?
+    public var sha256: String?
     public var systemVersion: String?
+    public var bundleVersion: String?
     public var objectCount: Int?
     public var errors: Int?
     public var warnings: Int?
+    /// The validation rules that reported something, each once, in the order first reported.
+    public var findings: [String] = []
     /// Why the archive could not be read, or is no restoration archive.
     public var problem: String?
     /// Whether the archive could not be read at all (`scan` exits with 2); a scene's
@@ -136,6 +153,23 @@ public struct ScanRow: Sendable {
         self.path = path
         self.bundleIdentifier = bundleIdentifier
         self.sceneSession = sceneSession
+    }
+
+    /// The row with the rules of `diagnostics` added to `findings`.
+    func noting(_ diagnostics: [Diagnostic]) -> ScanRow {
+        var row = self
+        for rule in diagnostics.map(\.rule.rawValue) where !row.findings.contains(rule) {
+            row.findings.append(rule)
+        }
+        return row
+    }
+
+    /// One word: "valid", "invalid", "unreadable", or "skipped" for a file that was read but
+    /// holds no restoration archive (a scene's user-activity state, another keyed archive).
+    public var verdict: String {
+        if isUnreadable { return "unreadable" }
+        if problem != nil || errors == nil { return "skipped" }
+        return errors == 0 ? "valid" : "invalid"
     }
 
     /// "valid", "valid (1 warning)", "invalid (2 errors)", "invalid (2 errors, 1 warning)",

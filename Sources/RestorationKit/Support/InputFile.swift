@@ -20,8 +20,20 @@ public enum InputFile {
     /// Reads `path`. With `followingLinks` false (files found while walking a directory), a
     /// symbolic link is refused rather than followed.
     public static func read(_ path: String, limit: Int = DecodingLimits.default.maxInputBytes, followingLinks: Bool = true) throws(ArchiveError) -> [UInt8] {
+        try contents(of: path, limit: limit, followingLinks: followingLinks).bytes
+    }
+
+    /// A file's bytes and its modification time, both from the one open descriptor.
+    public struct Contents: Sendable {
+        public var bytes: [UInt8]
+        /// Nil for standard input.
+        public var modificationTime: FileTime?
+    }
+
+    /// Reads `path` as `read` does, and says when the file was last modified.
+    public static func contents(of path: String, limit: Int = DecodingLimits.default.maxInputBytes, followingLinks: Bool = true) throws(ArchiveError) -> Contents {
         if path == "-" {
-            return try readAll(descriptor: 0, limit: limit)
+            return Contents(bytes: try readAll(descriptor: 0, limit: limit))
         }
         let descriptor = RawPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW)) }
         guard descriptor >= 0 else {
@@ -51,7 +63,16 @@ public enum InputFile {
         default:
             throw ArchiveError(.unreadable, "is a \(kindName(status.st_mode)), not an archive file")
         }
-        return try readAll(descriptor: descriptor, limit: limit, expectedSize: expectedSize)
+        return Contents(bytes: try readAll(descriptor: descriptor, limit: limit, expectedSize: expectedSize), modificationTime: modificationTime(status))
+    }
+
+    private static func modificationTime(_ status: stat) -> FileTime {
+        #if canImport(Darwin)
+        let time = status.st_mtimespec
+        #else
+        let time = status.st_mtim
+        #endif
+        return FileTime(seconds: Int64(time.tv_sec), nanoseconds: Int(time.tv_nsec))
     }
 
     private static func kindName(_ mode: mode_t) -> String {

@@ -26,6 +26,12 @@ public struct RestorationTree: Sendable {
         (roots, appDangling) = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { Self.build(archive) }
     }
 
+    /// A tree as given (for tests of the formatters).
+    init(roots: [Node], appDangling: [(key: String, target: String)]) {
+        self.roots = roots
+        self.appDangling = appDangling
+    }
+
     private static func build(_ archive: RestorationArchive) -> ([Node], [(key: String, target: String)]) {
         let paths = archive.objects.map(\.identifierPath.rawValue)
         let known = Set(paths)

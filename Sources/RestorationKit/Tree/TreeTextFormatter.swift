@@ -20,8 +20,7 @@ public struct TreeTextFormatter: Sendable {
                 counts.dangling += 1
                 text += danglingLeaf(reference, owner: "app state") + "\n"
             }
-            text += "\(counts.objects) object\(counts.objects == 1 ? "" : "s"), \(counts.views) view\(counts.views == 1 ? "" : "s"), "
-                + "\(counts.dangling) dangling reference\(counts.dangling == 1 ? "" : "s")\n"
+            text += Self.summary(objects: counts.objects, views: counts.views, dangling: counts.dangling) + "\n"
             return text
         }
     }
@@ -35,13 +34,7 @@ public struct TreeTextFormatter: Sendable {
             let shown = demangle ? (SwiftDemangler.demangle(restorationClass) ?? restorationClass) : restorationClass
             line += "  " + style.paint("class " + TextEscaping.escape(shown), .cyan)
         }
-        var marks: [String] = []
-        if node.presented { marks.append("presented") }
-        if node.selected { marks.append("selected") }
-        if !node.views.isEmpty {
-            let names = node.views.map { TextEscaping.escape($0.lastIdentifier ?? $0.rawValue) }
-            marks.append("views: " + names.joined(separator: ", "))
-        }
+        let marks = Self.marks(of: node)
         if !marks.isEmpty { line += "  (" + marks.joined(separator: "; ") + ")" }
         if let problem = node.stateProblem { line += "  " + style.paint("[no state: " + TextEscaping.escape(problem) + "]", .red) }
         text += line + "\n"
@@ -56,6 +49,25 @@ public struct TreeTextFormatter: Sendable {
         for (position, leaf) in leaves.enumerated() {
             text += childPrefix + (node.children.count + position == total - 1 ? "└── " : "├── ") + leaf + "\n"
         }
+    }
+
+    /// `3 objects, 1 view, 0 dangling references`.
+    static func summary(objects: Int, views: Int, dangling: Int) -> String {
+        "\(objects) object\(objects == 1 ? "" : "s"), \(views) view\(views == 1 ? "" : "s"), "
+            + "\(dangling) dangling reference\(dangling == 1 ? "" : "s")"
+    }
+
+    /// What the drawing says of a node besides its label and class, escaped: `presented`,
+    /// `selected`, `views: …`.
+    static func marks(of node: RestorationTree.Node) -> [String] {
+        var marks: [String] = []
+        if node.presented { marks.append("presented") }
+        if node.selected { marks.append("selected") }
+        if !node.views.isEmpty {
+            let names = node.views.map { TextEscaping.escape($0.lastIdentifier ?? $0.rawValue) }
+            marks.append("views: " + names.joined(separator: ", "))
+        }
+        return marks
     }
 
     private func danglingLeaf(_ reference: (key: String, target: String), owner: String?) -> String {

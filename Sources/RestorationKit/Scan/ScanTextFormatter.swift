@@ -1,0 +1,42 @@
+/// `scan`'s table for people: one archive a line, newest first, columns padded to line up. The
+/// warnings about the files beside each archive go to standard error (see `scan`).
+public enum ScanTextFormatter {
+    public static func format(_ rows: [ScanRow], style: TextStyle = .plain) -> String {
+        let header = ["SAVED", "BUNDLE ID", "SCENE", "SYSTEM", "OBJECTS", "STATUS", "PATH"]
+        let cells: [[String]] = rows.map { row in
+            [
+                row.timestamp.flatMap(ReferenceDate.iso8601) ?? "-",
+                Self.cut(RawPath.display(row.bundleIdentifier)),
+                row.sceneSession.map { Self.cut(RawPath.display($0)) } ?? "-",
+                row.systemVersion.map { Self.cut(TextEscaping.escape($0)) } ?? "-",
+                row.objectCount.map(String.init) ?? "-",
+                Self.cut(TextEscaping.escape(row.status) + (row.restoreNote.map { ", " + $0 } ?? "")),
+                RawPath.display(row.path),
+            ]
+        }
+        var widths = header.map(\.count)
+        for line in cells {
+            for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        func render(_ line: [String], status: String? = nil) -> String {
+            var text = ""
+            for (column, cell) in line.enumerated() {
+                let padded = column == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+                text += column == 5 && status != nil ? style.paint(padded, status == "valid" ? .green : .red) : padded
+            }
+            return text + "\n"
+        }
+        var text = render(header)
+        for (row, line) in zip(rows, cells) {
+            text += render(line, status: row.problem == nil && row.errors == 0 ? "valid" : "invalid")
+        }
+        return text
+    }
+
+    /// Cells are cut to 60 characters: the columns are as wide as their widest cell, and one long
+    /// value (an unreadable archive's reason, a 100 KB system version) would pad every row of
+    /// thousands with spaces (the other formats have every value in full).
+    private static func cut(_ text: String) -> String {
+        text.shortened(to: 60)
+    }
+}

@@ -1,0 +1,175 @@
+/// Draws `RestorationTree`s as a graph: Graphviz DOT (`dot -Tsvg`) or a Mermaid flowchart (which
+/// GitHub renders in a ```` ```mermaid ```` block). Each object is a box holding what its line of
+/// the text tree holds: its label, class and marks; a reference to a path that was not saved is
+/// a red dashed box `✗ path`. Several files are one graph with a cluster (subgraph) per file.
+///
+/// Text from the archive is escaped as in the text tree, then for the graph language: DOT's
+/// quoted strings take `\\`, `\"` and `&amp;` (Graphviz reads entities in labels); Mermaid
+/// labels take every character but letters, digits and plain punctuation as an entity code
+/// (`#35;`), so that no name can close a label or add a statement (a `click` with a link, say).
+/// Each line of a box is cut at `maximumLineLength` characters, marked `…`: Graphviz refuses
+/// quoted strings past 16 384 bytes, and a box wider than a screen shows nothing more (the text
+/// and JSON forms have every name in full).
+public struct TreeGraphFormatter: Sendable {
+    public enum Language: Sendable {
+        case dot, mermaid
+    }
+
+    public var language: Language
+    public var demangle: Bool
+    public static let maximumLineLength = 200
+
+    public init(language: Language, demangle: Bool = true) {
+        self.language = language
+        self.demangle = demangle
+    }
+
+    /// The graph of the trees, each with its file's name. With `clustered` (several files were
+    /// asked for, whether or not all could be read) each tree is a cluster titled by its file.
+    public func format(_ trees: [(file: String, tree: RestorationTree)], clustered: Bool? = nil) -> String {
+        let clustered = clustered ?? (trees.count > 1)
+        var output = Output(language: language)
+        output.line(language == .dot ? "digraph \"restoration-tree\" {" : "flowchart TD", indent: 0)
+        if language == .dot {
+            output.line("node [shape=box, fontname=\"Helvetica\"];")
+            output.line("graph [fontname=\"Helvetica\"];")
+            output.line("edge [arrowsize=0.7];")
+        }
+        for (index, entry) in trees.enumerated() {
+            let prefix = clustered ? "f\(index + 1)_" : ""
+            if clustered {
+                switch language {
+                case .dot:
+                    output.line("subgraph \"cluster_\(index + 1)\" {")
+                    output.line("label=" + output.quoted([entry.file]) + ";", indent: 2)
+                case .mermaid:
+                    output.line("subgraph f\(index + 1) [" + output.quoted([entry.file]) + "]")
+                }
+            }
+            draw(entry.tree, prefix: prefix, into: &output, indent: clustered ? 2 : 1)
+            if clustered { output.line(language == .dot ? "}" : "end") }
+        }
+        if language == .mermaid {
+            output.line("classDef dangling stroke:#c00,color:#c00,stroke-dasharray:4 3")
+            output.line("classDef nostate stroke:#c00")
+        }
+        if language == .dot { output.line("}", indent: 0) }
+        return output.text
+    }
+
+    private func draw(_ tree: RestorationTree, prefix: String, into output: inout Output, indent: Int) {
+        var objects = 0, views = 0, danglingCount = 0
+        // Depth first without recursion (the tree is as deep as the archive's paths); a node's
+        // dangling references come after its children, as in the text tree.
+        enum Step {
+            case object(RestorationTree.Node, parent: String?)
+            case dangling([(key: String, target: String)], owner: String)
+        }
+        var pending: [Step] = tree.roots.reversed().map { .object($0, parent: nil) }
+        while let step = pending.popLast() {
+            switch step {
+            case .object(let node, let parent):
+                objects += 1
+                views += node.views.count
+                let id = prefix + "n\(objects)"
+                var lines = [TextEscaping.escape(node.label)]
+                if let restorationClass = node.restorationClass {
+                    let shown = demangle ? (SwiftDemangler.demangle(restorationClass) ?? restorationClass) : restorationClass
+                    lines.append("class " + TextEscaping.escape(shown))
+                }
+                let marks = TreeTextFormatter.marks(of: node)
+                if !marks.isEmpty { lines.append("(" + marks.joined(separator: "; ") + ")") }
+                if let problem = node.stateProblem { lines.append("[no state: " + TextEscaping.escape(problem) + "]") }
+                output.node(id, lines, style: node.stateProblem == nil ? .plain : .noState, indent: indent)
+                if let parent { output.edge(from: parent, to: id, dangling: false, indent: indent) }
+                if !node.dangling.isEmpty { pending.append(.dangling(node.dangling, owner: id)) }
+                pending.append(contentsOf: node.children.reversed().map { .object($0, parent: id) })
+            case .dangling(let references, let owner):
+                for reference in references {
+                    danglingCount += 1
+                    let leaf = prefix + "d\(danglingCount)"
+                    output.node(leaf, ["✗ " + TextEscaping.escape(reference.target), "(" + TextEscaping.escape(reference.key) + ": not saved)"], style: .dangling, indent: indent)
+                    output.edge(from: owner, to: leaf, dangling: true, indent: indent)
+                }
+            }
+        }
+        for reference in tree.appDangling {
+            danglingCount += 1
+            output.node(prefix + "d\(danglingCount)", ["✗ " + TextEscaping.escape(reference.target), "(app state " + TextEscaping.escape(reference.key) + ": not saved)"], style: .dangling, indent: indent)
+        }
+        output.line((language == .dot ? "// " : "%% ") + TreeTextFormatter.summary(objects: objects, views: views, dangling: danglingCount), indent: indent)
+    }
+
+    /// The text being written, and how each language spells nodes, edges and labels.
+    private struct Output {
+        enum Style { case plain, noState, dangling }
+
+        let language: Language
+        var text = ""
+
+        mutating func line(_ content: String, indent: Int = 1) {
+            text += String(repeating: "  ", count: indent) + content + "\n"
+        }
+
+        mutating func node(_ id: String, _ lines: [String], style: Style, indent: Int) {
+            switch language {
+            case .dot:
+                let attributes = switch style {
+                case .plain: ""
+                case .noState: ", color=\"#cc0000\""
+                case .dangling: ", color=\"#cc0000\", fontcolor=\"#cc0000\", style=dashed"
+                }
+                line(id + " [label=" + quoted(lines) + attributes + "];", indent: indent)
+            case .mermaid:
+                let suffix = switch style {
+                case .plain: ""
+                case .noState: ":::nostate"
+                case .dangling: ":::dangling"
+                }
+                line(id + "[" + quoted(lines) + "]" + suffix, indent: indent)
+            }
+        }
+
+        mutating func edge(from parent: String, to child: String, dangling: Bool, indent: Int) {
+            switch language {
+            case .dot: line(parent + " -> " + child + (dangling ? " [color=\"#cc0000\", style=dashed];" : ";"), indent: indent)
+            case .mermaid: line(parent + (dangling ? " -.-> " : " --> ") + child, indent: indent)
+            }
+        }
+
+        /// Lines of already escaped text as one quoted label of the language.
+        func quoted(_ lines: [String]) -> String {
+            switch language {
+            case .dot:
+                return "\"" + lines.map { Self.dotEscaped($0.shortened(to: TreeGraphFormatter.maximumLineLength)) }.joined(separator: "\\n") + "\""
+            case .mermaid:
+                return "\"" + lines.map { Self.mermaidEscaped($0.shortened(to: TreeGraphFormatter.maximumLineLength)) }.joined(separator: "<br/>") + "\""
+            }
+        }
+
+        private static func dotEscaped(_ text: String) -> String {
+            var result = ""
+            for character in text.unicodeScalars {
+                switch character {
+                case "\\": result += "\\\\"
+                case "\"": result += "\\\""
+                case "&": result += "&amp;"
+                default: result.unicodeScalars.append(character)
+                }
+            }
+            return result
+        }
+
+        private static func mermaidEscaped(_ text: String) -> String {
+            var result = ""
+            for scalar in text.unicodeScalars {
+                if scalar.isASCII, scalar.properties.isAlphabetic || scalar.properties.numericType != nil || " .,:/_-()[]'*+=?!@".unicodeScalars.contains(scalar) {
+                    result.unicodeScalars.append(scalar)
+                } else {
+                    result += "#\(scalar.value);"
+                }
+            }
+            return result
+        }
+    }
+}

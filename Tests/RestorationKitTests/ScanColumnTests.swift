@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+@testable import RestorationKit
+
+final class SHA256Tests: XCTestCase {
+    /// FIPS 180-4's examples, then lengths around the padding boundaries against coreutils'
+    /// `sha256sum`, an implementation we did not write.
+    func testAgainstPublishedDigestsAndSha256sum() throws {
+        XCTAssertEqual(SHA256.hexDigest(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SHA256.hexDigest([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(SHA256.hexDigest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        var generator = SystemRandomNumberGenerator()
+        for count in [1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 1000, 100_003] {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let sha256sum = try OtherTools.run("sha256sum", [], input: Data(bytes))
+            XCTAssertEqual(sha256sum.status, 0)
+            XCTAssertEqual(SHA256.hexDigest(bytes), String(sha256sum.output.prefix(64)), "\(count) bytes")
+        }
+    }
+}
+
+final class FileTimeTests: XCTestCase {
+    func testISO8601() {
+        XCTAssertEqual(FileTime(seconds: 0, nanoseconds: 0).iso8601, "1970-01-01T00:00:00Z")
+        XCTAssertEqual(FileTime(seconds: -1, nanoseconds: 0).iso8601, "1969-12-31T23:59:59Z")
+        XCTAssertEqual(FileTime(seconds: -86_401, nanoseconds: 500_000_000).iso8601, "1969-12-30T23:59:59.5Z")
+        XCTAssertEqual(FileTime(seconds: 1_700_000_000, nanoseconds: 843_695_834).iso8601, "2023-11-14T22:13:20.843695834Z")
+        XCTAssertEqual(FileTime(seconds: 1_700_000_000, nanoseconds: 1).iso8601, "2023-11-14T22:13:20.000000001Z")
+        XCTAssertEqual(FileTime(seconds: 253_402_300_799, nanoseconds: 0).iso8601, "9999-12-31T23:59:59Z")
+        XCTAssertNil(FileTime(seconds: 253_402_300_800, nanoseconds: 0).iso8601)
+        XCTAssertNil(FileTime(seconds: .min, nanoseconds: 0).iso8601)
+    }
+
+    func testMicrosecondsAndReferenceDates() {
+        XCTAssertEqual(FileTime(seconds: 1_700_000_000, nanoseconds: 843_695_834).microseconds, 1_700_000_000_843_695)
+        XCTAssertEqual(FileTime(seconds: -1, nanoseconds: 500_000_000).microseconds, -500_000)
+        XCTAssertEqual(FileTime(seconds: .max, nanoseconds: 0).microseconds, .max)
+        // 2001-01-01 is 978 307 200 s after 1970.
+        XCTAssertEqual(FileTime(referenceDate: 0), FileTime(seconds: 978_307_200, nanoseconds: 0))
+        XCTAssertEqual(FileTime(referenceDate: -0.25), FileTime(seconds: 978_307_199, nanoseconds: 750_000_000))
+        XCTAssertNil(FileTime(referenceDate: .nan))
+        XCTAssertNil(FileTime(referenceDate: 1e300))
+    }
+}
+
+final class ScanDelimitedFormatterTests: XCTestCase {
+    func testQuotingAndSpreadsheetFormulas() {
+        func csv(_ text: String) -> String { ScanDelimitedFormatter.field(.text(text), .csv) }
+        XCTAssertEqual(csv("com.example.app"), "com.example.app")
+        XCTAssertEqual(csv("a,b"), "\"a,b\"")
+        XCTAssertEqual(csv("say \"hi\""), "\"say \"\"hi\"\"\"")
+        XCTAssertEqual(csv("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"")
+        XCTAssertEqual(csv("+1"), "'+1")
+        XCTAssertEqual(csv("@sum"), "'@sum")
+        XCTAssertEqual(ScanDelimitedFormatter.field(.text("-x,y"), .tsv), "'-x,y")
+        XCTAssertEqual(ScanDelimitedFormatter.field(.number(-3), .csv), "-3", "numbers are the tool's own")
+        XCTAssertEqual(ScanDelimitedFormatter.field(nil, .csv), "")
+    }
+
+    /// Names from the file system are escaped before they become fields: one line per row.
+    func testEveryRowIsOneLine() {
+        var row = ScanRow(path: "/d/a\nb\tc.savedState/data.data", bundleIdentifier: "a\nb\tc", sceneSession: "s\r1")
+        row.systemVersion = "17\u{1B}[31m"
+        row.problem = "line one\nline two"
+        for dialect in [ScanDelimitedFormatter.Dialect.csv, .tsv] {
+            let text = ScanDelimitedFormatter.format([row], dialect: dialect)
+            let lines = text.utf8.split(separator: UInt8(ascii: "\n"))
+            XCTAssertEqual(lines.count, 2, text)
+            XCTAssertFalse(text.utf8.contains(0x1B), text)
+            let separators = lines.map { $0.filter { $0 == (dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }.count }
+            XCTAssertEqual(separators[0], separators[1], text)
+        }
+    }
+}
