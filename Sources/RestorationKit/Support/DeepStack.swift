@@ -230,17 +230,24 @@ private enum OneOffThread {
         }
     }
 
+    /// The same on every system; only how `pthread_t` is spelled differs (an integer on Linux,
+    /// a pointer on Darwin, whose `pthread_create` fills an optional).
     private static func spawn(stackSize: Int, detached: Bool, _ work: @escaping () -> Void) -> pthread_t? {
-        #if canImport(Glibc) || canImport(Musl)
         var attributes = pthread_attr_t()
         guard pthread_attr_init(&attributes) == 0 else { return nil }
         defer { pthread_attr_destroy(&attributes) }
         guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return nil }
         if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
         var thread = pthread_t()
+        #endif
         let context = Unmanaged.passRetained(Box(work, stackSize: stackSize))
         let created = pthread_create(&thread, &attributes, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            // Optional on Linux, not on Darwin: the same code reads both.
+            let argument: UnsafeMutableRawPointer? = raw
+            let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
             StackBounds.recordCurrentThread(stackSize: box.stackSize)
             box.work()
             return nil
@@ -250,8 +257,5 @@ private enum OneOffThread {
             return nil
         }
         return thread
-        #else
-        return nil
-        #endif
     }
 }
