@@ -2,7 +2,7 @@
 // restoration model → text dump → JSON dump (and dump --json's streaming road, which must give
 // the same text) → validate (text and JSON) → diff against a fixed archive, both ways (text and
 // JSON) → tree (text and JSON). Built by Tests/Fuzz/run together with the library's sources (see
-// the README's contributing section); not part of the package.
+// CONTRIBUTING.md); not part of the package.
 
 /// Small limits keep each execution fast; the limits themselves are tested by the hostile
 /// fixtures. They still allow every shape the fixtures have.

@@ -1,4 +1,4 @@
-/// The `dump --json` document for one file (schema version 1; documented in the README and
+/// The `dump --json` document for one file (schema version 1; documented in docs/json.md and
 /// the man page). Absent metadata is written as null, never left out.
 public struct DumpDocument: Encodable {
     public static let schemaVersion = 1

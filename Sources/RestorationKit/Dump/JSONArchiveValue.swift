@@ -1,7 +1,7 @@
 /// The `dump --json` encoding of one archive value (schema version 1).
 ///
 /// Plain JSON where JSON can say it exactly; otherwise an object tagged by a key that begins
-/// with `$` (see the README and the man page for the list). Archive keys never begin with `$`,
+/// with `$` (see docs/json.md and the man page for the list). Archive keys never begin with `$`,
 /// so a field that does is written with one more `$` in front, and a dictionary with such a key
 /// or with keys that are not strings is written as `{"$dictionary": [[key, value], …]}`.
 struct JSONArchiveValue: Encodable, JSONNodeConvertible {
