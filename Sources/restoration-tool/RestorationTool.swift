@@ -10,7 +10,7 @@ import Darwin
 
 @main
 struct RestorationTool: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     static let configuration = CommandConfiguration(
         commandName: "restoration-tool",

@@ -124,6 +124,6 @@ final class DumpCommandTests: XCTestCase {
         }
         let version = try ToolRunner.run(["--version"])
         XCTAssertEqual(version.status, 0)
-        XCTAssertEqual(version.stdout, "0.1.0\n")
+        XCTAssertEqual(version.stdout, "0.2.0\n")
     }
 }
