@@ -18,12 +18,7 @@ let package = Package(
             pkgConfig: "libplist-2.0",
             providers: [.apt(["libplist-dev"]), .brew(["libplist"])]
         ),
-        .target(
-            name: "RestorationKit",
-            // The decoder's classes are checked for exclusive access statically; the dynamic
-            // checks cost about 5% of a large dump's instructions in release builds.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-        ),
+        .target(name: "RestorationKit"),
         .executableTarget(
             name: "restoration-tool",
             dependencies: [
