@@ -15,6 +15,10 @@ enum Console {
         writeAll(text, to: 1)
     }
 
+    static func write(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writeAll($0, to: 1) }
+    }
+
     /// The default of `--max-output-size`: past four times the text a 20 000-object archive
     /// (24 MB) prints, and short of what a small file of shared values could make the tool write.
     static let defaultOutputLimit = 64 << 20

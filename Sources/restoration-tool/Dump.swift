@@ -77,12 +77,13 @@ struct Dump: ParsableCommand {
                 status = max(status, ExitStatus.unreadable)
                 continue
             }
-            guard let text = formatter.format(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) else {
+            guard let text = formatter.formatBytes(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) else {
                 Console.outputTooLarge(file: file, limit: decoding.maxOutputBytes)
                 status = max(status, ExitStatus.unreadable)
                 continue
             }
-            Console.write((wroteText ? "\n" : "") + text)
+            if wroteText { Console.write("\n") }
+            Console.write(bytes: text)
             wroteText = true
         }
         // Several files always give an array, even an empty one: the output's shape must not

@@ -161,3 +161,27 @@ final class FormattingTests: XCTestCase {
         XCTAssertTrue(SwiftDemangler.isPlainNominalType("$s4Demo5OuterC5InnerV"))
     }
 }
+
+final class PlainASCIITests: XCTestCase {
+    /// The word-at-a-time check agrees with the byte-by-byte definition: every byte value at
+    /// every position of strings 0 to 24 bytes long, and random strings.
+    func testWordCheckAgreesWithBytes() {
+        func naive(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { (0x20...0x7E).contains($0) && $0 != 0x5C } }
+        for length in 0...24 {
+            for position in 0..<max(length, 1) {
+                for byte in UInt8.min...UInt8.max where length > 0 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = byte
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    XCTAssertEqual(TextEscaping.isPlainASCII(text), naive(Array(text.utf8)), "byte \(byte) at \(position) of \(length)")
+                }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0x1E...0x80, using: &generator) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            XCTAssertEqual(TextEscaping.isPlainASCII(text), naive(Array(text.utf8)))
+        }
+    }
+}

@@ -36,10 +36,16 @@ public struct TextDumpFormatter: Sendable {
     /// archive of shared values can print hundreds of megabytes, and the text is not built
     /// past the limit.
     public func format(_ archive: RestorationArchive, file: String, outputLimit: Int) -> String? {
+        formatBytes(archive, file: file, outputLimit: outputLimit).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The text as UTF-8 bytes, or nil once it would be longer than `outputLimit` bytes: what
+    /// `dump` writes, without making a `String` of it first.
+    public func formatBytes(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [UInt8]? {
         DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(archive, file: file, outputLimit: outputLimit) }
     }
 
-    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> String? {
+    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [UInt8]? {
         var out = TextOutput(limit: outputLimit)
         out.line(style.paint("File: " + RawPath.display(file), .bold))
         // Notes first: they say how to read what follows (a generic archive, keys left over).
@@ -56,14 +62,14 @@ public struct TextDumpFormatter: Sendable {
             if !archive.appState.isEmpty {
                 out.blank()
                 out.line("App State:")
-                fields(archive.appState.entries.map { ($0, $1) }, indent: 1, into: &out)
+                fields(archive.appState.entries, indent: 1, into: &out)
             }
         } else {
             out.blank()
             out.line("Top-Level Keys:")
-            fields(archive.appState.entries.map { ($0, $1) }, indent: 1, into: &out)
+            fields(archive.appState.entries, indent: 1, into: &out)
         }
-        return out.isFull ? nil : out.text
+        return out.isFull ? nil : out.bytes
     }
 
     // MARK: Sections
@@ -115,14 +121,14 @@ public struct TextDumpFormatter: Sendable {
             out.line(Self.indentStep + "(no state: " + TextEscaping.escape(problem) + ")")
         }
         if let entry = object.undecodedEntry {
-            fields([("Entry", entry)], indent: 1, into: &out)
+            fields(CollectionOfOne(("Entry", entry)), indent: 1, into: &out)
         }
         if let state = object.state {
-            fields(state.entries.map { ($0, $1) }, indent: 1, into: &out)
+            fields(state.entries, indent: 1, into: &out)
         }
         for view in object.views {
             out.line(Self.indentStep + style.paint("View: " + TextEscaping.escape(view.identifierPath.rawValue), .cyan))
-            fields(view.state.entries.map { ($0, $1) }, indent: 2, into: &out)
+            fields(view.state.entries, indent: 2, into: &out)
         }
     }
 
@@ -137,22 +143,73 @@ public struct TextDumpFormatter: Sendable {
         String(repeating: ".", count: max(min(longest, maximumAlignedLabel) - label.count, 0) + 4)
     }
 
-    private func fields(_ entries: [(String, ArchiveValue)], indent: Int, into out: inout TextOutput) {
-        let labels = entries.map { TextEscaping.escape($0.0) }
-        let longest = labels.map(\.count).max() ?? 0
-        for (label, (_, value)) in zip(labels, entries) where !out.isFull {
-            out.line(Self.indentation(indent) + label + Self.dots(after: label, longest: longest) + summary(value))
-            let nested = children(value)
-            if !nested.isEmpty {
-                fields(nested, indent: indent + 1, into: &out)
-            }
+    /// Writes each entry on a line of its own: indentation, its label, dots up to the longest
+    /// label's end, the value's summary; then a container's children, one level deeper.
+    private func fields<Entries: Sequence>(_ entries: Entries, indent: Int, into out: inout TextOutput) where Entries.Element == (String, ArchiveValue) {
+        var longest = 0
+        for (key, _) in entries {
+            longest = max(longest, Self.width(TextEscaping.escape(key)))
         }
+        for (key, value) in entries where !out.isFull {
+            let label = TextEscaping.escape(key)
+            out.indent(indent)
+            out.append(label)
+            out.repeating(UInt8(ascii: "."), max(min(longest, Self.maximumAlignedLabel) - Self.width(label), 0) + 4)
+            writeSummary(value, into: &out)
+            out.endLine()
+            children(of: value, indent: indent + 1, into: &out)
+        }
+    }
+
+    /// The children of a container, as `fields` writes them.
+    private func children(of value: ArchiveValue, indent: Int, into out: inout TextOutput) {
+        switch value {
+        case .array(let elements), .set(let elements), .orderedSet(let elements):
+            guard !elements.isEmpty else { return }
+            fields(elements.indices.lazy.map { ("[\($0)]", elements[$0]) }, indent: indent, into: &out)
+        case .dictionary(let dictionary):
+            guard dictionary.count > 0 else { return }
+            fields(dictionary.entries.lazy.map { entry in
+                if case .string(let key) = entry.key { return (key, entry.value) }
+                return ("(" + summary(entry.key) + ")", entry.value)
+            }, indent: indent, into: &out)
+        case .object(let object):
+            fields(object.fields.entries, indent: indent, into: &out)
+        case .archive(let archive):
+            fields(archive.top.entries, indent: indent, into: &out)
+        case .url(let url) where url.base != .null:
+            fields(CollectionOfOne(("base", url.base)), indent: indent, into: &out)
+        default:
+            return
+        }
+    }
+
+    /// How many characters `label` takes, as `String.count` counts them; ASCII, the usual
+    /// case, without breaking it into grapheme clusters.
+    private static func width(_ label: String) -> Int {
+        TextEscaping.isPlainASCII(label) || label.utf8.allSatisfy({ $0 < 0x80 }) ? label.utf8.count : label.count
     }
 
     private func aligned(_ rows: [(String, String)], indent: Int, into out: inout TextOutput) {
         let longest = rows.map(\.0.count).max() ?? 0
         for (label, value) in rows {
             out.line(Self.indentation(indent) + label + Self.dots(after: label, longest: longest) + value)
+        }
+    }
+
+    /// Writes `summary(value)`, the common kinds without making a string first.
+    private func writeSummary(_ value: ArchiveValue, into out: inout TextOutput) {
+        switch value {
+        case .string(let string):
+            out.append("\"")
+            out.append(TextEscaping.escape(string).replacingQuotes())
+            out.append("\"")
+        case .integer(let integer):
+            out.append(String(integer))
+        case .boolean(let boolean):
+            out.append(boolean ? "Yes" : "No")
+        default:
+            out.append(summary(value))
         }
     }
 
@@ -191,26 +248,6 @@ public struct TextDumpFormatter: Sendable {
         }
     }
 
-    private func children(_ value: ArchiveValue) -> [(String, ArchiveValue)] {
-        switch value {
-        case .array(let elements), .set(let elements), .orderedSet(let elements):
-            return elements.enumerated().map { ("[\($0.offset)]", $0.element) }
-        case .dictionary(let dictionary):
-            return dictionary.entries.map { entry in
-                if case .string(let key) = entry.key { return (key, entry.value) }
-                return ("(" + summary(entry.key) + ")", entry.value)
-            }
-        case .object(let object):
-            return object.fields.entries.map { ($0, $1) }
-        case .archive(let archive):
-            return archive.top.entries.map { ($0, $1) }
-        case .url(let url) where url.base != .null:
-            return [("base", url.base)]
-        default:
-            return []
-        }
-    }
-
     private func classNameText(_ name: String) -> String {
         if demangle, let demangled = SwiftDemangler.demangle(name) {
             return TextEscaping.escape(demangled) + " (" + name + ")"
@@ -237,9 +274,9 @@ public struct TextDumpFormatter: Sendable {
     }
 }
 
-/// Accumulates output lines.
+/// The text being written, as UTF-8 bytes.
 private struct TextOutput {
-    var text = ""
+    private(set) var bytes: [UInt8] = []
     /// The most bytes the text may take; past it, lines are dropped and `isFull` is true.
     let limit: Int
     private(set) var isFull = false
@@ -250,12 +287,35 @@ private struct TextOutput {
 
     mutating func line(_ line: String) {
         guard !isFull else { return }
-        text += line
-        text += "\n"
-        isFull = text.utf8.count > limit
+        append(line)
+        endLine()
     }
 
     mutating func blank() {
         line("")
+    }
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func repeating(_ byte: UInt8, _ count: Int) {
+        bytes.append(contentsOf: repeatElement(byte, count: count))
+    }
+
+    /// The indentation of nesting `level` (see `TextDumpFormatter.indentation`).
+    mutating func indent(_ level: Int) {
+        repeating(UInt8(ascii: " "), 4 * min(level, TextDumpFormatter.maximumIndent))
+        if level > TextDumpFormatter.maximumIndent { append("(level \(level)) ") }
+    }
+
+    mutating func endLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        isFull = bytes.count > limit
     }
 }

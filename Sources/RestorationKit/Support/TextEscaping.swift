@@ -5,7 +5,7 @@
 public enum TextEscaping {
     public static func escape(_ text: String) -> String {
         // Most text is printable ASCII without a backslash: checked byte by byte, left as it is.
-        guard !text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != 0x5C }) else { return text }
+        guard !isPlainASCII(text) else { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 16)
@@ -27,6 +27,42 @@ public enum TextEscaping {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `text` is printable ASCII without a backslash: what `escape` leaves as it is.
+    /// Native strings are checked in place, a word of bytes at a time.
+    static func isPlainASCII(_ text: String) -> Bool {
+        if let plain = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+            var index = 0
+            // Eight bytes at a time: a byte below 0x20 or above 0x7E, or a backslash, is rare.
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                if !wordIsPlain(word) { return false }
+                index += 8
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte > 0x7E || byte == 0x5C { return false }
+                index += 1
+            }
+            return true
+        }) {
+            return plain
+        }
+        return text.utf8.allSatisfy { (0x20...0x7E).contains($0) && $0 != 0x5C }
+    }
+
+    /// Whether none of the eight bytes is below 0x20, above 0x7E, or a backslash (the classic
+    /// "has a byte less than n" test, applied to the byte and to its distance from the bounds).
+    private static func wordIsPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByteBelow(_ limit: UInt64, _ value: UInt64) -> Bool { (value &- ones &* limit) & ~value & highs != 0 }
+        if word & highs != 0 { return false }                              // 0x80 and above
+        if hasByteBelow(0x20, word) { return false }                        // control characters
+        if hasByteBelow(1, word ^ (ones &* 0x7F)) { return false }          // DEL
+        if hasByteBelow(1, word ^ (ones &* 0x5C)) { return false }          // backslash
+        return true
     }
 
     /// `value` in lower-case hexadecimal, without leading zeros, as `String(value, radix: 16)`
