@@ -1,5 +1,5 @@
 /// `diff --json` (schema version 1): values in the `dump --json` encoding.
-public struct DiffDocument: Encodable {
+package struct DiffDocument: Encodable {
     public static let schemaVersion = 1
     /// Fewer bytes than the document of `changes` takes: each change writes `"change"`,
     /// `"identifierPath"` and `"path"` (64 bytes with their indentation at least), and each

@@ -1,6 +1,6 @@
 /// `diff`'s text: a header naming both files, then the changes grouped by identifier path,
 /// one line each: `-` removed, `+` added, `~` changed.
-public struct DiffTextFormatter: Sendable {
+package struct DiffTextFormatter: Sendable {
     public var color: Bool
     /// Values longer than this are cut with `…`.
     public var valueWidth: Int

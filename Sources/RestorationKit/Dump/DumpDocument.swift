@@ -1,6 +1,6 @@
 /// The `dump --json` document for one file (schema version 1; documented in docs/json.md and
 /// the man page). Absent metadata is written as null, never left out.
-public struct DumpDocument: Encodable {
+package struct DumpDocument: Encodable {
     public static let schemaVersion = 1
 
     public let file: String

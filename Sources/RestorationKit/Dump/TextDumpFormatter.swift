@@ -1,7 +1,7 @@
 /// Renders a `RestorationArchive` as text for people, in the spirit of Apple's
 /// `restorationArchiveTool`: keys padded with dots so their values line up, references shown as
 /// the path they point to, views under their view controller, nested values indented.
-public struct TextDumpFormatter: Sendable {
+package struct TextDumpFormatter: Sendable {
     /// Show Swift mangled class names demangled, with the raw name beside them.
     public var demangle: Bool
     /// How many bytes of data to show in hex.

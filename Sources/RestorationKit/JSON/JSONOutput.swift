@@ -1,5 +1,5 @@
 /// Writes command documents as JSON text: one document, or an array of them.
-public enum JSONOutput {
+package enum JSONOutput {
     /// Takes the next pieces of text, in order; they are valid only during the call. Several
     /// at a time, so that text made ahead goes out from where it is (with `writev(2)`, say).
     public typealias Sink = (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Void

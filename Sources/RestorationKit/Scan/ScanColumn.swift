@@ -2,7 +2,7 @@
 /// forensic time line records about each archive. Text from the archive or the file system is
 /// escaped as everywhere else (control characters as `\n`, `\u{…}`; bytes that are not UTF-8
 /// in names as `\xNN`), so that a cell is one line and shows what is there.
-public struct ScanColumn: Sendable {
+package struct ScanColumn: Sendable {
     public enum Value: Equatable, Sendable {
         case text(String)
         case number(Int)
@@ -38,7 +38,7 @@ public struct ScanColumn: Sendable {
 /// lines with LF; after escaping no field holds a tab or a line break. In both, a text field
 /// that begins with `=`, `+`, `-` or `@` gets a leading `'`, so that a spreadsheet shows a
 /// directory named `=HYPERLINK(…)` instead of evaluating it (OWASP's advice on CSV injection).
-public enum ScanDelimitedFormatter {
+package enum ScanDelimitedFormatter {
     public enum Dialect: Sendable {
         case csv, tsv
 

@@ -1,5 +1,5 @@
 /// `scan --format json` (schema version 1): the directories searched and one object per archive.
-public struct ScanDocument: Encodable {
+package struct ScanDocument: Encodable {
     public static let schemaVersion = 1
     public let directories: [String]
     public let rows: [ScanRow]
@@ -18,7 +18,7 @@ public struct ScanDocument: Encodable {
 }
 
 /// One archive of `scan --format json`, and one line of `--format jsonl`.
-public struct ScanArchiveDocument: Encodable {
+package struct ScanArchiveDocument: Encodable {
     let row: ScanRow
 
     public init(_ row: ScanRow) {

@@ -1,6 +1,6 @@
 /// `scan`'s table for people: one archive a line, newest first, columns padded to line up. The
 /// warnings about the files beside each archive go to standard error (see `scan`).
-public enum ScanTextFormatter {
+package enum ScanTextFormatter {
     public static func format(_ rows: [ScanRow], style: TextStyle = .plain) -> String {
         let header = ["SAVED", "BUNDLE ID", "SCENE", "SYSTEM", "OBJECTS", "STATUS", "PATH"]
         let cells: [[String]] = rows.map { row in

@@ -2,7 +2,7 @@
 /// import (`datetime`, `timestamp`, `timestamp_desc`, `message`, then attributes). Each archive
 /// gives up to two events: when it says its state was saved, and when its file was last
 /// modified. Events are oldest first.
-public struct ScanTimelineEvent: Sendable {
+package struct ScanTimelineEvent: Sendable {
     public enum Kind: Sendable {
         /// The time stamp inside the archive (`kApplicationStateTimestampKey`'s date).
         case saved
@@ -61,7 +61,7 @@ public struct ScanTimelineEvent: Sendable {
 }
 
 /// `scan --timeline --format json`: the events in one document.
-public struct ScanTimelineDocument: Encodable {
+package struct ScanTimelineDocument: Encodable {
     public static let schemaVersion = 1
     public let directories: [String]
     public let events: [ScanTimelineEvent]
@@ -82,7 +82,7 @@ public struct ScanTimelineDocument: Encodable {
 /// One event of `scan --timeline --format json`, and one line of `--timeline --format jsonl`
 /// (Timesketch's JSONL): the four fields Timesketch needs, then the columns of `--format csv`
 /// under the same names.
-public struct ScanTimelineEventDocument: Encodable {
+package struct ScanTimelineEventDocument: Encodable {
     let event: ScanTimelineEvent
 
     public init(_ event: ScanTimelineEvent) {

@@ -1,5 +1,5 @@
 /// Hex previews and Base64 for binary data, without Foundation.
-public enum ByteFormatting {
+package enum ByteFormatting {
     private static let hexDigits = Array("0123456789abcdef".utf8)
     private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 

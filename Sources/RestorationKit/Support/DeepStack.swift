@@ -16,7 +16,7 @@ import Darwin
 /// Work runs in place when the calling thread already has the room (nested calls do), and
 /// otherwise on one long-lived worker thread: making a thread per call costs more than decoding
 /// a small archive.
-public enum DeepStack {
+package enum DeepStack {
     /// Stack bytes reserved per level of `maxDepth`: measured debug builds use about 15 KiB per
     /// level of reading, decoding and printing together, so this leaves a wide margin.
     static let bytesPerLevel = 64 * 1024

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Minimal file-system queries, without Foundation. Paths are `RawPath` names: any bytes.
-public enum DirectoryListing {
+package enum DirectoryListing {
     public static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return RawPath.withCString(path) { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFDIR

@@ -13,7 +13,7 @@ import Darwin
 /// all memory, and the open never waits: a FIFO without a writer reads as empty, one whose
 /// writer sends nothing for `idleSeconds` is an error, and what is opened is checked on the
 /// descriptor (`fstat`), not by a `stat` before opening, which a swapped-in file could race.
-public enum InputFile {
+package enum InputFile {
     /// How long a pipe or device may send nothing before reading it gives up.
     public static let idleSeconds: Int32 = 30
 

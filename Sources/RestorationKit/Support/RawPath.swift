@@ -6,7 +6,7 @@
 /// U+10FF00 + byte, from the end of the last private-use plane, and turned back into that byte
 /// when the name is used. A real scalar of that range in a name is kept as its four bytes the
 /// same way, so that every byte string has one form and comes back unchanged.
-public enum RawPath {
+package enum RawPath {
     static let base: UInt32 = 0x10FF00
 
     /// The name of `bytes` (a path, an argument, a directory entry).

@@ -1,7 +1,7 @@
 /// Formats Core Foundation dates (seconds since 2001-01-01T00:00:00Z) as ISO 8601 in UTC,
 /// without Foundation and without rounding: the fraction printed is the shortest decimal that
 /// reads back as the same double, and it is left out when it is zero.
-public enum ReferenceDate {
+package enum ReferenceDate {
     /// Seconds from 1970-01-01 to 2001-01-01.
     static let unixOffsetDays: Int64 = 11_323
 

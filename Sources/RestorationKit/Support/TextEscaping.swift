@@ -2,7 +2,7 @@
 ///
 /// Archives come from devices and backups; a string holding an escape sequence must not be
 /// able to rewrite the analyst's screen, and one holding a newline must not forge a line.
-public enum TextEscaping {
+package enum TextEscaping {
     public static func escape(_ text: String) -> String {
         // Most text is printable ASCII without a backslash: checked byte by byte, left as it is.
         guard !isPlainASCII(text) else { return text }

@@ -1,5 +1,5 @@
 /// ANSI styling for text output, or none: the commands decide (a terminal, `--color`, NO_COLOR).
-public struct TextStyle: Sendable {
+package struct TextStyle: Sendable {
     public enum Tone: String, Sendable {
         case red = "31", green = "32", yellow = "33", cyan = "36", bold = "1", dim = "2"
     }

@@ -1,5 +1,5 @@
 /// `tree --json` (schema version 1): the nested form of `RestorationTree`.
-public struct TreeDocument: Encodable {
+package struct TreeDocument: Encodable {
     public static let schemaVersion = 1
     public let file: String
     public let tree: RestorationTree

@@ -10,7 +10,7 @@
 /// Each line of a box is cut at `maximumLineLength` characters, marked `…`: Graphviz refuses
 /// quoted strings past 16 384 bytes, and a box wider than a screen shows nothing more (the text
 /// and JSON forms have every name in full).
-public struct TreeGraphFormatter: Sendable {
+package struct TreeGraphFormatter: Sendable {
     public enum Language: Sendable {
         case dot, mermaid
     }

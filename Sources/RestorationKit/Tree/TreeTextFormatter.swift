@@ -1,5 +1,5 @@
 /// Draws a `RestorationTree` as tree(1) does, one object a line, with its marks.
-public struct TreeTextFormatter: Sendable {
+package struct TreeTextFormatter: Sendable {
     public var style: TextStyle
     public var demangle: Bool
 

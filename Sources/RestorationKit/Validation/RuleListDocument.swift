@@ -1,6 +1,6 @@
 /// `validate --list-rules --json` (schema version 1): every rule with the severities it can
 /// have, what it finds, the keys it reads and what UIKit does with such an archive.
-public struct RuleListDocument: Encodable {
+package struct RuleListDocument: Encodable {
     public static let schemaVersion = 1
 
     public init() {}

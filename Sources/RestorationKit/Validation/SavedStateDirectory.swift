@@ -1,7 +1,7 @@
 /// A `<bundle-id>.savedState` directory as UIKit leaves it: `data.data`, and beside it
 /// `inprogress.data` while (or if) a restore is under way and `restorationInfo.plist`. With
 /// scenes (iOS 13 and later) each scene session has a subdirectory with its own `data.data`.
-public enum SavedStateDirectory {
+package enum SavedStateDirectory {
     public static let archiveName = "data.data"
     public static let inProgressName = "inprogress.data"
     public static let restorationInfoName = "restorationInfo.plist"

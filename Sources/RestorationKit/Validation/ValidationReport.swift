@@ -18,7 +18,7 @@ public struct ValidationReport: Sendable {
 }
 
 /// `validate --json` for one file (schema version 1).
-public struct ValidationDocument: Encodable {
+package struct ValidationDocument: Encodable {
     public static let schemaVersion = 1
     public let report: ValidationReport
 
@@ -55,7 +55,7 @@ public struct ValidationDocument: Encodable {
 }
 
 /// `validate`'s text: `file: severity[rule]: path: message` lines, then a summary line.
-public enum ValidationTextFormatter {
+package enum ValidationTextFormatter {
     public static func format(_ report: ValidationReport, displayName: String, style: TextStyle = .plain) -> String {
         var text = ""
         for diagnostic in report.diagnostics {
