@@ -46,4 +46,26 @@ final class IdentifierPathTests: XCTestCase {
         XCTAssertTrue(IdentifierPath("A").hasPrefix(IdentifierPath("A")))
         XCTAssertFalse(IdentifierPath("AB").hasPrefix(IdentifierPath("A")))
     }
+
+    /// `parent` reads the bytes; it agrees with its definition on components (drop the last,
+    /// then an index before it) for edge cases and for random paths of identifiers, well-formed
+    /// and malformed indexes, empty components and non-ASCII names.
+    func testParentAgreesWithItsDefinitionOnComponents() {
+        func definition(_ path: IdentifierPath) -> IdentifierPath? {
+            var parts = path.rawComponents
+            guard parts.count > 1 else { return nil }
+            parts.removeLast()
+            if let last = parts.last, case .index = IdentifierPath.parse(last) { parts.removeLast() }
+            return parts.isEmpty ? nil : IdentifierPath(parts.joined(separator: "/"))
+        }
+        let pieces = ["A", "Nav", ":[0]:", ":[12]:", ":[x]:", ":[1]", "", "é", "a\u{301}", ":[]:"]
+        for fixed in ["A", "A/B", ":[0]:/B", "A/:[0]:/B", "/B", "A/", "A//:[1]:/B", "", "/", "//", ":[3]:"] {
+            XCTAssertEqual(IdentifierPath(fixed).parent, definition(IdentifierPath(fixed)), fixed)
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let path = (0..<Int.random(in: 1...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")
+            XCTAssertEqual(IdentifierPath(path).parent, definition(IdentifierPath(path)), path)
+        }
+    }
 }

@@ -81,17 +81,23 @@ public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
         return index
     }
 
-    /// The path of the parent: this path without its last identifier and the index before it.
-    /// Nil for a root (a single identifier).
+    /// The path of the parent: this path without its last component and, when the component
+    /// before it is an index, without that too. Nil for a root (a single component).
+    ///
+    /// Found from the bytes, without splitting the path into strings: the validator and `tree`
+    /// ask for the parent of every saved object.
     public var parent: IdentifierPath? {
-        var parts = rawComponents
-        guard parts.count > 1 else { return nil }
-        parts.removeLast()
-        if let last = parts.last, case .index = Self.parse(last) {
-            parts.removeLast()
+        var text = rawValue
+        return text.withUTF8 { bytes -> IdentifierPath? in
+            let slash = UInt8(ascii: "/")
+            guard var end = bytes.lastIndex(of: slash) else { return nil }
+            let start = bytes[..<end].lastIndex(of: slash).map { $0 + 1 } ?? 0
+            if case .index = Self.parse(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) {
+                guard start > 0 else { return nil }
+                end = start - 1
+            }
+            return IdentifierPath(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self))
         }
-        guard !parts.isEmpty else { return nil }
-        return IdentifierPath(parts.joined(separator: "/"))
     }
 
     /// Whether `self` is `other` or lies below it.
