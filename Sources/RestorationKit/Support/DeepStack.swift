@@ -14,7 +14,7 @@ import Darwin
 /// stack is only reserved address space until used, so a generous one costs nothing.
 ///
 /// Work runs in place when the calling thread already has the room (nested calls do), and
-/// otherwise on one long-lived worker thread: making a thread per call costs more than decoding
+/// otherwise on a thread of the `WorkerPool`: making a thread per call costs more than decoding
 /// a small archive.
 package enum DeepStack {
     /// Stack bytes reserved per level of `maxDepth`: measured debug builds use about 15 KiB per
@@ -27,8 +27,9 @@ package enum DeepStack {
         return 16 * 1024 * 1024 + levels * bytesPerLevel
     }
 
-    /// Runs `body` where at least `stackSize` bytes of stack are free, and waits for it. If no
-    /// thread can be made, `body` runs on the calling thread.
+    /// Runs `body` where at least `stackSize` bytes of stack are free, and waits for it: in
+    /// place, on a worker of the pool, or (every worker busy, or more stack than a worker has) on
+    /// a thread of its own. If no thread can be made, `body` runs on the calling thread.
     public static func run<T, E: Error>(stackSize: Int, _ body: () throws(E) -> T) throws(E) -> T {
         if StackBounds.remainingOnCurrentThread() >= stackSize {
             return try body()
@@ -36,7 +37,7 @@ package enum DeepStack {
         var result: Result<T, E>?
         withoutActuallyEscaping(body) { body in
             let work = { result = Result { () throws(E) -> T in try body() } }
-            if !DeepStackWorker.execute(work, stackSize: stackSize) {
+            if !WorkerPool.shared.runAndWait(work, stackSize: stackSize), !OneOffThread.run(work, stackSize: stackSize) {
                 work()
             }
         }
@@ -57,21 +58,25 @@ extension DeepStack {
     }()
 
     /// Calls `body(index)` for every index in `0..<count`, spread over the calling thread and up
-    /// to `threads - 1` more threads, each with `stackSize` bytes of stack; returns when all calls
-    /// have. Indices are handed out in small batches, in order. If a thread cannot be made, the
-    /// others do its share. The calling thread runs `first` (other work) before it joins in.
+    /// to `threads - 1` workers of the pool with at least `stackSize` bytes of stack; returns when
+    /// all calls have. Indices are handed out in small batches, in order. Workers that are busy
+    /// (a nested call, say) do no share: the others, and the calling thread, do it. The calling
+    /// thread runs `first` (other work) before it joins in.
     static func concurrentPerform(
         count: Int, threads: Int, stackSize: Int, first: () -> Void = {}, _ body: (_ index: Int) -> Void
     ) {
         let queue = WorkQueue(count: count, threads: threads)
         let helpers = max(0, min(threads, count) - 1)
         withoutActuallyEscaping(body) { body in
-            let started: [pthread_t] = (0..<helpers).compactMap { _ in
-                OneOffThread.spawn(stackSize: stackSize) { queue.drain(body) }
+            var jobs: [WorkerPool.Job] = []
+            for _ in 0..<helpers {
+                guard let job = WorkerPool.shared.submit(stackSize: stackSize, { queue.drain(body) }) else { break }
+                jobs.append(job)
             }
             first()
             queue.drain(body)
-            for thread in started { pthread_join(thread, nil) }
+            // Helpers that never started are taken back; the others finish their batch.
+            for job in jobs { WorkerPool.shared.finish(job, takingBack: true) }
         }
     }
 }
@@ -131,73 +136,102 @@ enum StackBounds {
     }
 }
 
-/// One thread with a large stack that runs submitted work, one piece at a time; callers on other
-/// threads wait their turn. Work that needs more stack than it has gets a thread of its own.
-private final class DeepStackWorker: @unchecked Sendable {
-    nonisolated(unsafe) private static var shared: DeepStackWorker?
-    nonisolated(unsafe) private static var sharedLock = pthread_mutex_t()
-    private static let setUp: Void = { pthread_mutex_init(&sharedLock, nil) }()
-    /// The worker's stack: room for the largest limits the command line accepts.
-    static let workerStackSize = 512 * 1024 * 1024
+/// The worker threads: as many as `DeepStack.availableThreads`, each with a stack large enough
+/// for the largest limits the command line accepts, made when first needed and kept. Work is
+/// queued and taken in order; a caller waits for its own work only. Nothing is queued for which
+/// no worker is free or can be made, so a worker that queues work and waits (a nested call)
+/// cannot wait for itself.
+private final class WorkerPool: @unchecked Sendable {
+    static let shared = WorkerPool(maximumThreads: DeepStack.availableThreads)
+    /// Each worker's stack: reserved address space, touched only as deep as the work goes.
+    static let stackSize = 512 * 1024 * 1024
 
+    /// One piece of queued work. `work` is dropped as soon as it has run (or was taken back), so
+    /// that a caller's non-escaping closure is not kept past its call.
+    final class Job {
+        fileprivate var work: (() -> Void)?
+        fileprivate var started = false
+        fileprivate var finished = false
+
+        init(_ work: @escaping () -> Void) {
+            self.work = work
+        }
+    }
+
+    private let maximumThreads: Int
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
-    private var job: (() -> Void)?
-    private var finished = false
-    private var submit = pthread_mutex_t()
+    private var queue: [Job] = []
+    private var threads = 0
+    /// Workers waiting for work.
+    private var idle = 0
 
-    static func execute(_ work: () -> Void, stackSize: Int) -> Bool {
-        withoutActuallyEscaping(work) { work in
-            if stackSize <= workerStackSize, let worker = sharedWorker() {
-                worker.run(work)
-                return true
-            }
-            return OneOffThread.run(work, stackSize: stackSize)
-        }
-    }
-
-    private static func sharedWorker() -> DeepStackWorker? {
-        _ = setUp
-        pthread_mutex_lock(&sharedLock)
-        defer { pthread_mutex_unlock(&sharedLock) }
-        if shared == nil {
-            let worker = DeepStackWorker()
-            if worker.start() { shared = worker }
-        }
-        return shared
-    }
-
-    private init() {
+    private init(maximumThreads: Int) {
+        self.maximumThreads = maximumThreads
         pthread_mutex_init(&mutex, nil)
-        pthread_mutex_init(&submit, nil)
         pthread_cond_init(&condition, nil)
     }
 
-    private func start() -> Bool {
-        OneOffThread.spawnDetached(stackSize: Self.workerStackSize) { [self] in loop() }
-    }
-
-    private func run(_ work: @escaping () -> Void) {
-        pthread_mutex_lock(&submit)
-        defer { pthread_mutex_unlock(&submit) }
+    /// Queues `work` for a worker; nil, with nothing queued, when it needs more stack than a
+    /// worker has, or every worker is busy and no more can be made.
+    func submit(stackSize: Int, _ work: @escaping () -> Void) -> Job? {
+        guard stackSize <= Self.stackSize else { return nil }
         pthread_mutex_lock(&mutex)
-        job = work
-        finished = false
+        defer { pthread_mutex_unlock(&mutex) }
+        if idle <= queue.count {
+            guard threads < maximumThreads, OneOffThread.spawnDetached(stackSize: Self.stackSize, { [self] in serve() }) else {
+                return nil
+            }
+            threads += 1
+        }
+        let job = Job(work)
+        queue.append(job)
         pthread_cond_broadcast(&condition)
-        while !finished { pthread_cond_wait(&condition, &mutex) }
-        pthread_mutex_unlock(&mutex)
+        return job
     }
 
-    private func loop() {
+    /// Runs `work` on a worker and waits for it; false if no worker could take it.
+    func runAndWait(_ work: () -> Void, stackSize: Int) -> Bool {
+        withoutActuallyEscaping(work) { work in
+            guard let job = submit(stackSize: stackSize, work) else { return false }
+            finish(job, takingBack: false)
+            return true
+        }
+    }
+
+    /// Waits until `job` is done; with `takingBack`, a job no worker has started yet is taken
+    /// off the queue instead (a helper whose share others have done).
+    func finish(_ job: Job, takingBack: Bool) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if takingBack, !job.started, let position = queue.firstIndex(where: { $0 === job }) {
+            queue.remove(at: position)
+            job.work = nil
+            return
+        }
+        while !job.finished { pthread_cond_wait(&condition, &mutex) }
+    }
+
+    /// A worker's life: take the oldest job, run it, say it is done.
+    private func serve() {
         pthread_mutex_lock(&mutex)
         while true {
-            while job == nil { pthread_cond_wait(&condition, &mutex) }
-            let work = job!
-            job = nil
+            while queue.isEmpty {
+                idle += 1
+                pthread_cond_wait(&condition, &mutex)
+                idle -= 1
+            }
+            let job = queue.removeFirst()
+            job.started = true
+            var work = job.work
+            job.work = nil
             pthread_mutex_unlock(&mutex)
-            work()
+            work?()
+            // Released before the caller hears the job is done: its closure must not outlive
+            // the call that made it.
+            work = nil
             pthread_mutex_lock(&mutex)
-            finished = true
+            job.finished = true
             pthread_cond_broadcast(&condition)
         }
     }
@@ -214,11 +248,6 @@ private enum OneOffThread {
 
     static func spawnDetached(stackSize: Int, _ work: @escaping () -> Void) -> Bool {
         spawn(stackSize: stackSize, detached: true, work) != nil
-    }
-
-    /// A joinable thread running `work`, or nil if none could be made.
-    static func spawn(stackSize: Int, _ work: @escaping () -> Void) -> pthread_t? {
-        spawn(stackSize: stackSize, detached: false, work)
     }
 
     private final class Box {
