@@ -126,4 +126,18 @@ final class ArchiveValidatorTests: XCTestCase {
         let state = ArchiveFields([(RestorationKeys.presentedViewController, empty)])
         XCTAssertEqual(rules(ArchiveValidator().validate(archive(paths: ["Root"], objects: ["Root": state]))), ["error:proxy-without-path"])
     }
+
+    /// `tree` asks for the dangling references alone; they are exactly `validate`'s, in order,
+    /// for every fixture that is a restoration archive.
+    func testDanglingReferencesAloneAreValidatesOwn() throws {
+        let names = try FileManager.default.subpathsOfDirectory(atPath: FixtureFiles.root + "/Fixtures").filter { $0.hasSuffix(".data") || $0.hasSuffix(".xml") }
+        var compared = 0
+        for name in names.sorted() {
+            guard let archive = try? FixtureFiles.archive(name), archive.isRestorationArchive else { continue }
+            let all = ArchiveValidator().validate(archive).filter { $0.rule == .danglingReference }
+            XCTAssertEqual(ArchiveValidator().danglingReferences(archive), all, name)
+            compared += all.count
+        }
+        XCTAssertGreaterThanOrEqual(compared, 2, "validate/dangling-reference.data holds two")
+    }
 }

@@ -54,7 +54,7 @@ public struct RestorationTree: Sendable {
         var appDangling: [(key: String, target: String)] = []
         let viewOwner = Dictionary(archive.objects.flatMap { object in object.views.map { ($0.identifierPath.rawValue, object.identifierPath.rawValue) } },
                                    uniquingKeysWith: { first, _ in first })
-        for diagnostic in ArchiveValidator().validate(archive) where diagnostic.rule == .danglingReference {
+        for diagnostic in ArchiveValidator().danglingReferences(archive) {
             guard let target = diagnostic.target else { continue }
             guard let path = diagnostic.identifierPath else {
                 appDangling.append((diagnostic.key ?? "", target))

@@ -20,6 +20,14 @@ public struct ArchiveValidator: Sendable {
             return diagnostics
         }
     }
+
+    /// The references to paths under which no object was saved (`dangling-reference`), in the
+    /// order `validate` reports them, without running the other rules: what `tree` draws.
+    func danglingReferences(_ archive: RestorationArchive) -> [Diagnostic] {
+        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
+            ReferenceRules.check(ValidationContext(archive)).filter { $0.rule == .danglingReference }
+        }
+    }
 }
 
 /// What several rules need to know about an archive, computed once. A class: the rules' visitor
