@@ -29,7 +29,7 @@ package struct ScanTimelineEvent: Sendable {
     public var message: String {
         var subject = RawPath.display(row.bundleIdentifier)
         if let scene = row.sceneSession { subject += " scene " + RawPath.display(scene) }
-        var facts = [row.status + (row.restoreNote.map { ", " + $0 } ?? "")]
+        var facts = [TextEscaping.escape(row.status) + (row.restoreNote.map { ", " + $0 } ?? "")]
         if let objects = row.objectCount { facts.append("\(objects) object\(objects == 1 ? "" : "s")") }
         if let system = row.systemVersion { facts.append("system " + TextEscaping.escape(system)) }
         if let bundle = row.bundleVersion { facts.append("bundle version " + TextEscaping.escape(bundle)) }
