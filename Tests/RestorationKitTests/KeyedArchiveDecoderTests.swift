@@ -8,6 +8,31 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         state = try XCTUnwrap(FixtureFiles.archive("values.data").objects.first?.state)
     }
 
+    /// Decoded data values hold copies: a slice of the file would keep its whole buffer alive as
+    /// long as the value (`diff` held both 24 MB files to the end).
+    func testDataValuesDoNotHoldTheFileBuffer() throws {
+        let bytes = try FixtureFiles.bytes("values.data")
+        let archive = try RestorationArchive(bytes: bytes[...])
+        var found = 0
+        func check(_ value: ArchiveValue) {
+            switch value {
+            case .data(let data):
+                found += 1
+                bytes.withUnsafeBufferPointer { file in
+                    data.bytes.withUnsafeBufferPointer { own in
+                        let inside = own.baseAddress.map { file.baseAddress! <= $0 && $0 < file.baseAddress! + file.count } ?? false
+                        XCTAssertFalse(inside, "\(data.bytes.count) bytes of data point into the file's buffer")
+                    }
+                }
+            case .object(let object): object.fields.entries.forEach { check($0.1) }
+            case .array(let elements), .set(let elements), .orderedSet(let elements): elements.forEach(check)
+            default: break
+            }
+        }
+        for object in archive.objects { object.state?.entries.forEach { check($0.1) } }
+        XCTAssertGreaterThanOrEqual(found, 2, "values.data holds plain data and NSMutableData")
+    }
+
     func testIntegersKeepSignAndWidth() {
         XCTAssertEqual(state["intNegative"], .integer(-42))
         XCTAssertEqual(state["intInt64Max"], .integer(Int128(Int64.max)))

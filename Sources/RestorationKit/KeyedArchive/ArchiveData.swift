@@ -1,7 +1,7 @@
 /// Bytes from an archive that are not a decodable keyed archive.
 public struct ArchiveData: Hashable, Sendable {
-    /// A slice of the file's buffer: `bytes.startIndex` is where the bytes start in the file
-    /// (for binary property lists).
+    /// The bytes: a slice of the file's buffer only while the outer archive of `dump --json` is
+    /// read (its entries are found by offset); decoded values hold copies (see `init(copying:)`).
     public var bytes: ArraySlice<UInt8>
     /// Set when the bytes announce a property list (a `bplist00` or XML header) but could not be
     /// read as a keyed archive: why.
@@ -10,5 +10,11 @@ public struct ArchiveData: Hashable, Sendable {
     public init(bytes: ArraySlice<UInt8>, archiveError: String? = nil) {
         self.bytes = bytes
         self.archiveError = archiveError
+    }
+
+    /// Data holding a copy of `bytes`: a slice would keep the whole file's buffer (24 MB for a
+    /// large archive) alive as long as the decoded value, for a few bytes of it.
+    init(copying bytes: ArraySlice<UInt8>, archiveError: String? = nil) {
+        self.init(bytes: Array(bytes)[...], archiveError: archiveError)
     }
 }

@@ -573,7 +573,7 @@ private struct NestedArchiveReader {
         try session.consume(1)
         guard let format = try? PropertyListReader.format(of: bytes) else {
             try session.consumeData(bytes.count)
-            return .data(ArchiveData(bytes: bytes))
+            return .data(ArchiveData(copying: bytes))
         }
         session.nestedBytes += bytes.count
         guard session.nestedBytes <= session.limits.maxNestedArchiveBytes else {
@@ -595,14 +595,14 @@ private struct NestedArchiveReader {
             let reason = error.kind == .unreadable ? PropertyListError(error.reason, at: error.byteOffset).description : error.reason
             try session.consumeData(bytes.count)
             try session.consumeText(reason)
-            return .data(ArchiveData(bytes: bytes, archiveError: reason))
+            return .data(ArchiveData(copying: bytes, archiveError: reason))
         }
         switch outcome {
         case .archive(let archive):
             return .archive(archive)
         case .notKeyedArchive:
             try session.consumeData(bytes.count)
-            return .data(ArchiveData(bytes: bytes))
+            return .data(ArchiveData(copying: bytes))
         }
     }
 
