@@ -17,23 +17,11 @@ public struct FileTime: Hashable, Comparable, Sendable {
     /// ISO 8601 in UTC, `2024-06-03T09:41:00.123456789Z`, with as many fraction digits as are
     /// not zero; nil outside years 1 to 9999.
     public var iso8601: String? {
-        // About ±10 000 years: beyond, no four-digit year fits (and the day arithmetic below
-        // cannot overflow inside it).
-        guard (-320_000_000_000..<320_000_000_000).contains(seconds) else { return nil }
-        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = ReferenceDate.civilDate(daysSince1970: days)
-        guard (1...9999).contains(year), (0..<1_000_000_000).contains(nanoseconds) else { return nil }
-        var fraction = ""
-        if nanoseconds > 0 {
-            var digits = String(nanoseconds)
-            digits = String(repeating: "0", count: 9 - digits.count) + digits
-            while digits.hasSuffix("0") { digits.removeLast() }
-            fraction = "." + digits
-        }
-        return Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2) + "T"
-            + Self.padded(secondOfDay / 3600, 2) + ":" + Self.padded(secondOfDay / 60 % 60, 2) + ":"
-            + Self.padded(secondOfDay % 60, 2) + fraction + "Z"
+        guard (0..<1_000_000_000).contains(nanoseconds) else { return nil }
+        var digits = Array(String(nanoseconds).utf8)
+        digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: 9 - digits.count), at: 0)
+        while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        return ReferenceDate.ISO8601Parts(unixSeconds: seconds, fraction: digits)?.text
     }
 
     /// Microseconds since 1970, rounded down (the unit of Timesketch's `timestamp`).
@@ -49,10 +37,5 @@ public struct FileTime: Hashable, Comparable, Sendable {
         let whole = referenceDate.rounded(.down)
         seconds = Int64(whole) + ReferenceDate.unixOffsetDays * 86_400
         nanoseconds = min(999_999_999, Int(((referenceDate - whole) * 1_000_000_000).rounded()))
-    }
-
-    private static func padded(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

@@ -10,11 +10,7 @@ package enum ReferenceDate {
     /// Built from bytes, not by joining Strings: a large archive holds hundreds of thousands
     /// of dates.
     public static func iso8601(_ seconds: Double) -> String? {
-        guard let parts = ISO8601Parts(seconds) else { return nil }
-        var text: [UInt8] = []
-        text.reserveCapacity(32)
-        parts.write { text.append($0) }
-        return String(decoding: text, as: UTF8.self)
+        ISO8601Parts(seconds)?.text
     }
 
     /// A date's ISO 8601 form in parts, which `write` gives byte by byte: the JSON writer
@@ -39,11 +35,28 @@ package enum ReferenceDate {
                     fraction = complement(fraction)
                 }
             }
-            let days = floorDivide(whole, 86_400)
-            secondOfDay = whole - days * 86_400
-            (year, month, day) = civilDate(daysSince1970: days + unixOffsetDays)
+            self.init(unixSeconds: whole + unixOffsetDays * 86_400, fraction: fraction)
+        }
+
+        /// The form of `unixSeconds` after 1970-01-01T00:00:00Z plus a fraction (ASCII digits,
+        /// no trailing zeros); nil outside years 1 to 9999.
+        init?(unixSeconds: Int64, fraction: [UInt8]) {
+            // About ±10 000 years: beyond, no four-digit year fits, and inside, the day
+            // arithmetic cannot overflow.
+            guard (-320_000_000_000..<320_000_000_000).contains(unixSeconds) else { return nil }
+            let days = floorDivide(unixSeconds, 86_400)
+            secondOfDay = unixSeconds - days * 86_400
+            (year, month, day) = civilDate(daysSince1970: days)
             guard (1...9999).contains(year) else { return nil }
             self.fraction = fraction
+        }
+
+        /// The form as a string, `2024-06-03T09:41:00.25Z`.
+        var text: String {
+            var text: [UInt8] = []
+            text.reserveCapacity(32)
+            write { text.append($0) }
+            return String(decoding: text, as: UTF8.self)
         }
 
         func write(to append: (UInt8) -> Void) {

@@ -74,8 +74,7 @@ package struct TreeGraphFormatter: Sendable {
                 let id = prefix + "n\(objects)"
                 var lines = [TextEscaping.escape(node.label)]
                 if let restorationClass = node.restorationClass {
-                    let shown = demangle ? (SwiftDemangler.demangle(restorationClass) ?? restorationClass) : restorationClass
-                    lines.append("class " + TextEscaping.escape(shown))
+                    lines.append(TreeTextFormatter.classMark(restorationClass, demangle: demangle))
                 }
                 let marks = TreeTextFormatter.marks(of: node)
                 if !marks.isEmpty { lines.append("(" + marks.joined(separator: "; ") + ")") }

@@ -31,8 +31,7 @@ package struct TreeTextFormatter: Sendable {
         counts.dangling += node.dangling.count
         var line = prefix + connector + style.paint(TextEscaping.escape(node.label), .bold)
         if let restorationClass = node.restorationClass {
-            let shown = demangle ? (SwiftDemangler.demangle(restorationClass) ?? restorationClass) : restorationClass
-            line += "  " + style.paint("class " + TextEscaping.escape(shown), .cyan)
+            line += "  " + style.paint(Self.classMark(restorationClass, demangle: demangle), .cyan)
         }
         let marks = Self.marks(of: node)
         if !marks.isEmpty { line += "  (" + marks.joined(separator: "; ") + ")" }
@@ -55,6 +54,12 @@ package struct TreeTextFormatter: Sendable {
     static func summary(objects: Int, views: Int, dangling: Int) -> String {
         "\(objects) object\(objects == 1 ? "" : "s"), \(views) view\(views == 1 ? "" : "s"), "
             + "\(dangling) dangling reference\(dangling == 1 ? "" : "s")"
+    }
+
+    /// `class NAME`, escaped, demangled when asked and possible.
+    static func classMark(_ restorationClass: String, demangle: Bool) -> String {
+        let shown = demangle ? (SwiftDemangler.demangle(restorationClass) ?? restorationClass) : restorationClass
+        return "class " + TextEscaping.escape(shown)
     }
 
     /// What the drawing says of a node besides its label and class, escaped: `presented`,
