@@ -1,4 +1,5 @@
-// libFuzzer target for the whole decode path: property-list reader → keyed-archive decoder →
+// libFuzzer target for the whole decode path: property-list reader → keyed-archive decoder (its
+// tape checked node by node) →
 // restoration model → text dump → JSON dump (and dump --json's streaming road, which must give
 // the same text) → validate (text and JSON) → diff against a fixed archive, both ways (text and
 // JSON) → tree (text and JSON). Built by Tests/Fuzz/run together with the library's sources (see
@@ -33,8 +34,22 @@ func exercise(_ bytes: [UInt8]) {
     // Entries are rendered ahead in files of 64 KiB and more (see `StreamedDump.read`): here in
     // none, then in all.
     precondition(streamedText(minimumAheadBytes: 0) == streamed, "rendering entries ahead changed the streaming road's JSON")
+    // The decoder's tape: every node within it, the same whether nested archives are decoded
+    // ahead on other threads or in place.
+    var sequential = KeyedArchiveDecoder(limits: fuzzLimits)
+    sequential.allowsConcurrency = false
+    let tape = try? sequential.decodeTape(bytes[...])
+    if let tape {
+        precondition(tape.wellFormednessProblem == nil, "the tape is not well formed: \(tape.wellFormednessProblem!)")
+        let ahead = try? KeyedArchiveDecoder(limits: fuzzLimits).decodeTape(bytes[...])
+        precondition(ahead?.wellFormednessProblem == nil, "the tape decoded ahead is not well formed")
+        let stackSize = DeepStack.stackSize(for: fuzzLimits)
+        let materialised = DeepStack.run(stackSize: stackSize) { (tape.keyedArchive(concurrently: false, stackSize: stackSize), ahead?.keyedArchive(concurrently: true, stackSize: stackSize)) }
+        precondition(materialised.0 == materialised.1, "decoding nested archives ahead changed the archive")
+    }
     guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else {
         precondition(streamed == nil, "the streaming road read a file the decoder rejects")
+        precondition(tape == nil, "the tape was made from a file the decoder rejects")
         return
     }
     DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {

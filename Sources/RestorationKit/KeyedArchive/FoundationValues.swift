@@ -1,7 +1,8 @@
 /// Turns archived objects of Foundation's common classes into natural values.
 ///
 /// Each mapping applies only when the object has exactly the fields Foundation writes, with the
-/// types it writes; anything else stays an `ArchiveObject`, so no field can be lost by a mapping.
+/// types it writes; anything else stays an object, so no field can be lost by a mapping. It runs
+/// once, in the decoder, on an object's decoded fields.
 enum FoundationValues {
     /// The classes with a natural value. The decoder finds a class's kind once per class
     /// description, not once per object.
@@ -25,91 +26,141 @@ enum FoundationValues {
         }
     }
 
-    static func naturalValue(_ kind: Kind, fields: ArchiveFields) -> ArchiveValue? {
+    /// The natural value of an object of class kind `kind` whose `count` fields are on the
+    /// tape's stack from `mark`, as name/value pairs; nil when the fields are not Foundation's.
+    /// A value that needs a block of its own (a dictionary, a URL, reordered elements) gets one
+    /// in `tape.nodes`; the stack is left as it is.
+    static func naturalNode(_ kind: Kind, fields mark: Int, count: Int, in tape: inout TapeBuilder) -> TapeNode? {
+        let fields = Fields(mark: mark, count: count)
         switch kind {
-        case .array:
-            if let elements = elements(fields) { return .array(elements) }
-        case .set:
-            if let elements = elements(fields) { return .set(elements) }
-        case .orderedSet:
-            if let elements = elements(fields) { return .orderedSet(elements) }
+        case .array, .set, .orderedSet:
+            guard var elements = elements(fields, in: &tape) else { return nil }
+            elements.kind = kind == .array ? .array : kind == .set ? .set : .orderedSet
+            return elements
         case .dictionary:
-            return dictionary(fields)
+            return dictionary(fields, in: &tape)
         case .string:
-            if case .string(let string)? = only("NS.string", in: fields) { return .string(string) }
+            if let string = fields.only("NS.string", in: tape), string.kind == .string { return string }
         case .data:
-            switch only("NS.data", in: fields) {
-            case .data(let data)?: return .data(data)
-            case .archive(let archive)?: return .archive(archive)
-            default: break
-            }
+            if let data = fields.only("NS.data", in: tape), data.kind == .data || data.kind == .archive { return data }
         case .date:
-            switch only("NS.time", in: fields) {
-            case .real(let seconds)?: return .date(seconds)
-            case .float(let seconds)?: return .date(Double(seconds))
-            case .integer(let seconds)?: return .date(Double(seconds))
-            default: break
+            guard let time = fields.only("NS.time", in: tape) else { return nil }
+            switch time.kind {
+            case .real: return TapeNode(.date, payload: time.payload)
+            case .float: return TapeNode(.date, payload: Double(Float(bitPattern: UInt32(truncatingIfNeeded: time.payload))).bitPattern)
+            case .integer:
+                let seconds = time.flags.contains(.wide) ? Double(tape.wideIntegers[Int(time.payload)]) : Double(Int64(bitPattern: time.payload))
+                return TapeNode(.date, payload: seconds.bitPattern)
+            default: return nil
             }
         case .uuid:
-            if case .data(let data)? = only("NS.uuidbytes", in: fields), data.bytes.count == 16, data.archiveError == nil {
-                return .uuid(Array(data.bytes))
+            if var data = fields.only("NS.uuidbytes", in: tape), data.kind == .data, data.count == 16, !data.flags.contains(.archiveError) {
+                data.kind = .uuid
+                data.flags.remove(.undecoded)
+                return data
             }
         case .url:
-            return url(fields)
+            return url(fields, in: &tape)
         case .identifierPathProxy:
-            if case .string(let path)? = only(RestorationKeys.proxyPath, in: fields) {
-                return .reference(path)
+            if var path = fields.only("kObjectIdentifierPathProxyIdentifierPathKey", in: tape), path.kind == .string {
+                path.kind = .reference
+                return path
             }
         }
         return nil
     }
 
-    /// The value of `key` when it is the object's only field.
-    private static func only(_ key: String, in fields: ArchiveFields) -> ArchiveValue? {
-        guard fields.count == 1, fields.keys[0] == key else { return nil }
-        return fields.values[0]
+    /// An object's fields on the tape's stack.
+    private struct Fields {
+        let mark: Int
+        let count: Int
+
+        func name(_ position: Int, in tape: TapeBuilder) -> TapeNode { tape.stack[mark + 2 * position] }
+        func value(_ position: Int, in tape: TapeBuilder) -> TapeNode { tape.stack[mark + 2 * position + 1] }
+
+        /// The value of `key` when it is the object's only field.
+        func only(_ key: StaticString, in tape: TapeBuilder) -> TapeNode? {
+            guard count == 1, tape.textEquals(name(0, in: tape), key) else { return nil }
+            return value(0, in: tape)
+        }
+
+        /// The value of the first field named `key`.
+        func first(_ key: StaticString, in tape: TapeBuilder) -> TapeNode? {
+            for position in 0..<count where tape.textEquals(name(position, in: tape), key) {
+                return value(position, in: tape)
+            }
+            return nil
+        }
     }
 
-    /// A collection's elements: `NS.objects` (an array), or one field per element named
-    /// `NS.object.0` … `NS.object.N−1`, in any order, which is how Foundation (Apple's and the
-    /// one on Linux) writes NSOrderedSet; an empty one has no field at all.
-    static func elements(_ fields: ArchiveFields) -> [ArchiveValue]? {
-        if case .array(let elements)? = only("NS.objects", in: fields) { return elements }
-        var elements = [ArchiveValue?](repeating: nil, count: fields.count)
-        for (key, value) in fields.entries {
-            guard let index = elementIndex(key), index < elements.count, elements[index] == nil else { return nil }
-            elements[index] = value
+    /// A collection's elements, as an array node: `NS.objects` (an array), or one field per
+    /// element named `NS.object.0` … `NS.object.N−1`, in any order, which is how Foundation
+    /// (Apple's and the one on Linux) writes NSOrderedSet; an empty one has no field at all.
+    private static func elements(_ fields: Fields, in tape: inout TapeBuilder) -> TapeNode? {
+        if let array = fields.only("NS.objects", in: tape), array.kind == .array { return array }
+        var order = [Int](repeating: -1, count: fields.count)
+        for position in 0..<fields.count {
+            guard let index = elementIndex(fields.name(position, in: tape), in: tape), index < order.count, order[index] < 0 else { return nil }
+            order[index] = position
         }
-        return elements.map { $0! }
+        let first = tape.nodes.count
+        for position in order {
+            let element = fields.value(position, in: tape)
+            tape.nodes.append(element)
+        }
+        return TapeNode(.array, count: order.count, payload: UInt64(first))
     }
 
     /// n for a key `NS.object.n` written as Foundation writes it (no sign, no leading zero).
-    static func elementIndex(_ key: String) -> Int? {
-        guard key.hasPrefix("NS.object.") else { return nil }
-        let digits = key.utf8.dropFirst(10)
-        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              digits.first != UInt8(ascii: "0") || digits.count == 1
-        else { return nil }
-        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    private static func elementIndex(_ name: TapeNode, in tape: TapeBuilder) -> Int? {
+        let prefix: StaticString = "NS.object."
+        let prefixCount = prefix.utf8CodeUnitCount
+        let digitCount = name.memberCount - prefixCount
+        guard name.kind == .string, digitCount >= 1, digitCount <= 9 else { return nil }
+        return tape.withBytes(of: name) { bytes -> Int? in
+            for position in 0..<prefixCount where bytes[position] != prefix.utf8Start[position] {
+                return nil
+            }
+            var value = 0
+            for position in 0..<digitCount {
+                let digit = bytes[prefixCount + position]
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+                if position == 0, digit == UInt8(ascii: "0"), digitCount > 1 { return nil }
+                value = value * 10 + Int(digit - UInt8(ascii: "0"))
+            }
+            return value
+        }
     }
 
-    private static func dictionary(_ fields: ArchiveFields) -> ArchiveValue? {
+    private static func dictionary(_ fields: Fields, in tape: inout TapeBuilder) -> TapeNode? {
         guard fields.count == 2,
-              case .array(let keys)? = fields["NS.keys"],
-              case .array(let values)? = fields["NS.objects"],
+              let keys = fields.first("NS.keys", in: tape), keys.kind == .array,
+              let values = fields.first("NS.objects", in: tape), values.kind == .array,
               keys.count == values.count
         else { return nil }
-        let entries = zip(keys, values).map { ArchiveDictionary.Entry(key: $0, value: $1) }
-        return .dictionary(ArchiveDictionary(entries: entries))
+        // One block of keys, then values, as every dictionary node has.
+        let first = tape.nodes.count
+        let count = keys.memberCount
+        for position in 0..<count {
+            let key = tape.nodes[keys.first + position]
+            tape.nodes.append(key)
+        }
+        for position in 0..<count {
+            let value = tape.nodes[values.first + position]
+            tape.nodes.append(value)
+        }
+        return TapeNode(.dictionary, count: count, payload: UInt64(first))
     }
 
-    private static func url(_ fields: ArchiveFields) -> ArchiveValue? {
-        guard case .string(let relative)? = fields["NS.relative"] else { return nil }
-        let base = fields["NS.base"] ?? .null
-        guard fields.count == (fields["NS.base"] == nil ? 1 : 2) else { return nil }
-        switch base {
-        case .null, .url: return .url(ArchiveURL(base: base, relative: relative))
-        default: return nil
-        }
+    private static func url(_ fields: Fields, in tape: inout TapeBuilder) -> TapeNode? {
+        guard let relative = fields.first("NS.relative", in: tape), relative.kind == .string else { return nil }
+        let base = fields.first("NS.base", in: tape)
+        guard fields.count == (base == nil ? 1 : 2) else { return nil }
+        let baseNode = base ?? .null
+        guard baseNode.kind == .null || baseNode.kind == .url else { return nil }
+        let first = tape.nodes.count
+        tape.nodes.append(relative)
+        tape.nodes.append(baseNode)
+        return TapeNode(.url, count: 2, payload: UInt64(first))
     }
 }

@@ -164,6 +164,34 @@ struct BinaryPropertyList: PropertyListObjectTable {
         }
     }
 
+    func item(_ index: Int, text: inout [UInt8]) throws(PropertyListError) -> PropertyListItem {
+        let offset = text.count
+        switch try rawObject(index) {
+        case .asciiString(let start, let count):
+            let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
+            if Self.isASCII(slice) { return .inputString(start: start, count: count) }
+            text.append(contentsOf: asciiString(start: start, count: count).utf8)
+        case .utf16String(let start, let count):
+            text.append(contentsOf: utf16String(start: start, count: count).utf8)
+        case .utf8String(let start, let count):
+            text.append(contentsOf: String(decoding: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)]), as: UTF8.self).utf8)
+        case .data(let start, let count): return .inputData(start: start, count: count)
+        case .boolean(let value): return .scalar(.boolean(value))
+        case .integer(let value): return .scalar(.integer(value))
+        case .real(let value): return .scalar(.real(value))
+        case .float(let value): return .scalar(.float(value))
+        case .date(let value): return .scalar(.date(value))
+        case .uid(let value): return .scalar(.uid(value))
+        case .array(let container): return .array(container)
+        case .dictionary(let container): return .dictionary(container)
+        }
+        return .textString(offset: offset, count: text.count - offset)
+    }
+
+    func inputBytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
+    }
+
     /// One object as the format stores it, every bound checked, payloads left in the buffer:
     /// `object` builds values from it, and the dump's streaming path reads it without building any.
     enum RawObject {

@@ -12,11 +12,33 @@ protocol PropertyListObjectTable {
     var topObject: Int { get }
     /// Object `index` (`0..<objectCount`): a scalar, or a container whose members `member` reads.
     func object(_ index: Int) throws(PropertyListError) -> PropertyListObject
+    /// Object `index` for the keyed-archive decoder (see `PropertyListItem`); a string that is
+    /// not in the input as UTF-8 is appended to `text`.
+    func item(_ index: Int, text: inout [UInt8]) throws(PropertyListError) -> PropertyListItem
+    /// `count` bytes at `start` of the table's buffer, for an `inputString` or `inputData` item;
+    /// valid while the table is.
+    func inputBytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer
     /// The index of member `position` of `container`: an array's elements are `0..<count`; a
     /// dictionary's keys are `0..<count` and its values `count..<2 * count`.
     func member(_ position: Int, of container: PropertyListContainer) throws(PropertyListError) -> Int
     /// Where object `index` starts in the input, for messages; nil where that is not known (XML).
     func byteOffset(of index: Int) -> Int?
+}
+
+/// One object of a table as the keyed-archive decoder reads it: strings and data are left in the
+/// input where they can be, and never made into a `String` or an array.
+enum PropertyListItem {
+    /// A string stored as UTF-8 in the input: `count` bytes at `start` of the table's buffer.
+    case inputString(start: Int, count: Int)
+    /// A string converted to UTF-8 (from UTF-16, Latin-1 or a tree) and appended to the text
+    /// the decoder passed, at `offset`.
+    case textString(offset: Int, count: Int)
+    /// Data in the input: `count` bytes at `start` of the table's buffer.
+    case inputData(start: Int, count: Int)
+    /// Any other value but an array or a dictionary.
+    case scalar(PropertyListValue)
+    case array(PropertyListContainer)
+    case dictionary(PropertyListContainer)
 }
 
 /// One object of a `PropertyListObjectTable`.
@@ -36,6 +58,23 @@ struct PropertyListContainer {
 }
 
 extension PropertyListObjectTable {
+    /// A table read from a tree has no input bytes: its items are all `textString` or `scalar`.
+    func inputBytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    func item(_ index: Int, text: inout [UInt8]) throws(PropertyListError) -> PropertyListItem {
+        switch try object(index) {
+        case .scalar(.string(let string)):
+            let offset = text.count
+            text.append(contentsOf: string.utf8)
+            return .textString(offset: offset, count: text.count - offset)
+        case .scalar(let value): return .scalar(value)
+        case .array(let container): return .array(container)
+        case .dictionary(let container): return .dictionary(container)
+        }
+    }
+
     /// The string stored at `index`, or nil if it is another kind of object.
     func string(_ index: Int) throws(PropertyListError) -> String? {
         if case .scalar(.string(let string)) = try object(index) { return string }

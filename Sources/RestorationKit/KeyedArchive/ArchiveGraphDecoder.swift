@@ -1,0 +1,654 @@
+/// Decodes one archive's `$objects` graph from a property-list table into the state's tape.
+///
+/// A value with `mutating` methods that take the decoding state `inout`: nested archives get a
+/// decoder of their own over the same state. Its per-object scratch lives in the state, pushed
+/// when the archive starts and popped when it ends, so small archives allocate nothing each.
+struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
+    let table: Table
+    /// The bytes `table` reads (empty for a table read from a tree): data values are slices of it.
+    let input: ArraySlice<UInt8>
+    /// Whether `input` is part of the tape's source, so strings and data may stay in it.
+    let inSource: Bool
+    let archiveDepth: Int
+    let baseDepth: Int
+    /// The `$objects` array: UID n is its member n.
+    private var objects = PropertyListContainer(index: 0, count: 0, references: 0)
+    /// Where this archive's slots and table entries start in the state's scratch.
+    private var slotBase = 0
+    private var entryBase = 0
+    private var entryCount = 0
+    /// Containers being decoded past the table entries (hostile tables only).
+    private var openBeyondEntries = Set<Int>()
+    /// Class descriptions met so far, by UID (an archive has a handful).
+    private var classes: [(uid: Int, info: ClassInfo)] = []
+    /// Nested archives decoded ahead (see `prefetchNestedArchives`), by UID.
+    private var prefetched: [Int: PrefetchedArchive] = [:]
+    /// The tapes the nested archives were decoded into, one per batch, until they join the
+    /// state's tape (when the walk takes the first archive of the batch), and then how their
+    /// nodes moved.
+    private var batches: [TapeBuilder?] = []
+    private var joinedBatches: [Int: TapeBuilder.Relocation] = [:]
+
+    /// Table objects past this many have no entry: hostile counts allocate nothing.
+    static var cachedObjects: Int { 1 << 16 }
+
+    private struct ClassInfo {
+        /// The class's entry in the tape's class table.
+        var index: Int
+        var foundation: FoundationValues.Kind?
+        /// The bytes of the names, which every object of the class shows.
+        var nameBytes: Int
+    }
+
+    init(table: Table, input: ArraySlice<UInt8>, inSource: Bool, archiveDepth: Int, baseDepth: Int) {
+        self.table = table
+        self.input = input
+        self.inSource = inSource
+        self.archiveDepth = archiveDepth
+        self.baseDepth = baseDepth
+    }
+
+    /// Checks the root dictionary and decodes `$top`; returns the archive's node.
+    mutating func decodeArchive(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        entryBase = s.tableEntries.count
+        entryCount = min(table.objectCount, Self.cachedObjects)
+        s.tableEntries.append(contentsOf: repeatElement(DecodingState.TableEntry(), count: entryCount))
+        defer { s.tableEntries.removeSubrange(entryBase...) }
+        guard case .dictionary(let root) = try object(table.topObject, &s) else {
+            throw s.error(.notKeyedArchive, "not a keyed archive: a property list whose root is \(try describe(table.topObject, &s)), not a dictionary")
+        }
+        guard let archiver = try member(named: "$archiver", of: root, &s) else {
+            throw s.error(.notKeyedArchive, "not a keyed archive: a plain property list (its root dictionary has no $archiver key)")
+        }
+        guard try string(archiver, &s) == "NSKeyedArchiver" else {
+            var shown = try describe(archiver, &s)
+            if let name = try string(archiver, &s) { shown = "'\(name)'" }
+            throw s.error(.notKeyedArchive, "not a keyed archive: $archiver is \(shown), not 'NSKeyedArchiver'")
+        }
+        let topIndex = try member(named: "$top", of: root, &s)
+        guard let topIndex, case .dictionary(let top) = try object(topIndex, &s) else {
+            throw s.error(.notKeyedArchive, "not a keyed archive: $top is \(try describe(topIndex, &s)), not a dictionary")
+        }
+        let objectsIndex = try member(named: "$objects", of: root, &s)
+        guard let objectsIndex, case .array(let objects) = try object(objectsIndex, &s) else {
+            throw s.error(.notKeyedArchive, "not a keyed archive: $objects is \(try describe(objectsIndex, &s)), not an array")
+        }
+        var version: PropertyListValue?
+        if let versionIndex = try member(named: "$version", of: root, &s) {
+            // Always an integer in practice; anything else is kept whole.
+            if case .scalar(let scalar) = try object(versionIndex, &s) {
+                version = scalar
+            } else {
+                do throws(PropertyListError) {
+                    version = try table.tree(limits: s.limits, from: versionIndex)
+                } catch {
+                    throw s.error(error)
+                }
+            }
+        }
+        // Foundation refuses any other version ("Unknown archive version"), and so does this.
+        guard version == .integer(KeyedArchive.archiverVersion) else {
+            let found = version.map { value -> String in
+                if case .integer(let number) = value { return "\(number)" }
+                return "a \(value.typeName)"
+            }
+            throw s.error(.malformed, "unsupported keyed archive: $version is \(found ?? "missing"), not \(KeyedArchive.archiverVersion) (the only version NSKeyedArchiver writes and Foundation reads)")
+        }
+        // One slot per entry is allocated up front: bound the count by the values the archive
+        // may make, or a small file of repeated references could ask for gigabytes.
+        guard objects.count <= s.limits.maxNodes else {
+            throw s.error(.limitExceeded, "$objects has \(objects.count) entries, more than the limit of \(s.limits.maxNodes) values", at: table.byteOffset(of: objectsIndex))
+        }
+        self.objects = objects
+        slotBase = s.slots.count
+        s.slots.append(contentsOf: repeatElement(DecodingState.ObjectSlot(), count: objects.count))
+        defer { s.slots.removeSubrange(slotBase...) }
+        prefetchNestedArchives(in: top, &s)
+        let mark = s.tape.stack.count
+        let count = try pushFields(of: top, depth: baseDepth + 1, skippingClass: false, &s)
+        return TapeNode(.archive, count: count, payload: UInt64(try popPairs(from: mark, &s)))
+    }
+
+    // MARK: Values stored in place ($top, fields, arrays)
+
+    /// Pushes the string-keyed entries of a dictionary (`$top`, an object's fields) on the
+    /// tape's stack as name/value pairs, each value decoded; returns how many.
+    private mutating func pushFields(of dictionary: PropertyListContainer, depth: Int, skippingClass: Bool, _ s: inout DecodingState) throws(ArchiveError) -> Int {
+        var count = 0
+        for position in 0..<dictionary.count {
+            let (name, size) = try key(position, of: dictionary, &s)
+            if skippingClass, s.tape.textEquals(name, "$class") { continue }
+            try s.consumeBytes(size)
+            s.location.append(name)
+            s.tape.stack.append(name)
+            let value = try field(try member(dictionary.count + position, of: dictionary, &s), depth: depth, &s)
+            s.tape.stack.append(value)
+            s.location.removeLast()
+            count += 1
+        }
+        return count
+    }
+
+    private mutating func field(_ index: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        guard depth <= s.limits.maxDepth else {
+            throw s.error(.limitExceeded, "values nest deeper than the limit of \(levels(s.limits.maxDepth))")
+        }
+        switch try item(index, &s) {
+        case .inputString(let start, let count):
+            try s.consume(1)
+            return try inputString(start: start, count: count, &s)
+        case .textString(let offset, let count):
+            let node = TapeNode(.string, count: count, payload: UInt64(offset))
+            try s.consume(1)
+            try s.consumeBytes(s.tape.withBytes(of: node) { TextEscaping.writtenSize($0) })
+            return node
+        case .inputData(let start, let count):
+            return try data(start: start, count: count, depth: depth, &s)
+        case .scalar(let value):
+            return try scalar(value, depth: depth, &s)
+        case .array(let array):
+            try s.consume(1)
+            try open(array, &s)
+            defer { close(array, &s) }
+            let mark = s.tape.stack.count
+            for position in 0..<array.count {
+                let element = try field(try member(position, of: array, &s), depth: depth + 1, &s)
+                s.tape.stack.append(element)
+            }
+            return TapeNode(.array, count: array.count, payload: UInt64(try popBlock(from: mark, &s)))
+        case .dictionary(let dictionary):
+            try s.consume(1)
+            try open(dictionary, &s)
+            defer { close(dictionary, &s) }
+            let mark = s.tape.stack.count
+            for position in 0..<dictionary.count {
+                let (name, size) = try key(position, of: dictionary, &s)
+                try s.consumeBytes(size)
+                s.tape.stack.append(name)
+                let value = try field(try member(dictionary.count + position, of: dictionary, &s), depth: depth + 1, &s)
+                s.tape.stack.append(value)
+            }
+            return TapeNode(.dictionary, count: dictionary.count, payload: UInt64(try popPairs(from: mark, &s)))
+        }
+    }
+
+    /// A string node for UTF-8 in the table's buffer, left in the input when the input is the
+    /// tape's source; its text counted.
+    private func inputString(start: Int, count: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        let bytes = table.inputBytes(start, count)
+        try s.consumeBytes(TextEscaping.writtenSize(bytes))
+        return bytesNode(.string, start: start, bytes: bytes, &s)
+    }
+
+    /// A node of `kind` for bytes of the table's buffer: left in the input, or copied to the text.
+    private func bytesNode(_ kind: TapeKind, start: Int, bytes: UnsafeRawBufferPointer, _ s: inout DecodingState) -> TapeNode {
+        guard inSource else { return s.tape.appendText(kind, bytes) }
+        return TapeNode(kind, flags: .inSource, count: bytes.count, payload: UInt64(input.startIndex + start))
+    }
+
+    /// Moves a finished container's children to the tape (see `TapeBuilder`); fails when the
+    /// tape would outgrow the 32-bit block positions its nodes hold.
+    private func popBlock(from mark: Int, _ s: inout DecodingState) throws(ArchiveError) -> Int {
+        try checkTapeSize(adding: s.tape.stack.count - mark, &s)
+        return s.tape.popBlock(from: mark)
+    }
+
+    private func popPairs(from mark: Int, _ s: inout DecodingState) throws(ArchiveError) -> Int {
+        try checkTapeSize(adding: s.tape.stack.count - mark, &s)
+        return s.tape.popPairs(from: mark)
+    }
+
+    private func checkTapeSize(adding count: Int, _ s: inout DecodingState) throws(ArchiveError) {
+        guard s.tape.nodes.count + count <= Int(UInt32.max) else {
+            throw s.error(.limitExceeded, "archive expands to more than \(UInt32.max) values in memory")
+        }
+    }
+
+    private mutating func scalar(_ value: PropertyListValue, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        switch value {
+        case .uid(let uid):
+            return try reference(uid, depth: depth, &s)
+        case .data(let bytes):
+            return try data(bytes, inTable: false, depth: depth, &s)
+        case .string(let string):
+            try s.consume(1)
+            try s.consumeText(string)
+            return s.tape.string(string)
+        case .integer(let integer):
+            try s.consume(1)
+            return s.tape.integer(integer)
+        case .real(let real):
+            try s.consume(1)
+            return TapeNode(.real, payload: real.bitPattern)
+        case .float(let float):
+            try s.consume(1)
+            return TapeNode(.float, payload: UInt64(float.bitPattern))
+        case .boolean(let boolean):
+            try s.consume(1)
+            return TapeNode(.boolean, payload: boolean ? 1 : 0)
+        case .date(let date):
+            try s.consume(1)
+            return TapeNode(.date, payload: date.bitPattern)
+        case .array, .dictionary:
+            // Tables hand containers over as `.array`/`.dictionary` objects, never as scalars.
+            preconditionFailure("a property-list table returned a container as a scalar")
+        }
+    }
+
+    /// Marks a container as being decoded; meeting it again inside itself is a cycle.
+    private mutating func open(_ container: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) {
+        let index = container.index
+        let opened: Bool
+        if index < entryCount {
+            opened = !s.tableEntries[entryBase + index].isOpen
+            s.tableEntries[entryBase + index].isOpen = true
+        } else {
+            opened = openBeyondEntries.insert(index).inserted
+        }
+        guard opened else {
+            throw s.error(.unreadable, "reference cycle: object \(index) contains itself", at: table.byteOffset(of: index))
+        }
+    }
+
+    private mutating func close(_ container: PropertyListContainer, _ s: inout DecodingState) {
+        if container.index < entryCount {
+            s.tableEntries[entryBase + container.index].isOpen = false
+        } else {
+            openBeyondEntries.remove(container.index)
+        }
+    }
+
+    // MARK: Objects in $objects
+
+    private mutating func reference(_ uid: UInt64, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        guard uid < UInt64(objects.count) else {
+            throw s.error(.malformed, "UID \(uid) is out of range: $objects has \(objects.count) \(objects.count == 1 ? "entry" : "entries")")
+        }
+        let slot = slotBase + Int(uid)
+        switch s.slots[slot].state {
+        case .done:
+            try s.consume(s.slots[slot].expandedSize)
+            try s.consumeBytes(s.slots[slot].expandedBytes)
+            return s.slots[slot].node
+        case .inProgress:
+            try s.consume(1)
+            return TapeNode(.cycle, payload: uid)
+        case .new:
+            break
+        }
+        if !prefetched.isEmpty, depth == Self.topValueDepth, let ready = prefetched.removeValue(forKey: Int(uid)),
+           ready.nodes <= s.limits.maxNodes - s.nodes,
+           ready.bytes <= s.limits.maxExpandedBytes - s.bytes,
+           ready.nestedBytes <= s.limits.maxNestedArchiveBytes - s.nestedBytes {
+            if joinedBatches[ready.batch] == nil, let batch = batches[ready.batch] {
+                try checkTapeSize(adding: batch.nodes.count, &s)
+                joinedBatches[ready.batch] = s.tape.absorb(batch)
+                batches[ready.batch] = nil
+            }
+            s.nodes += ready.nodes
+            s.bytes += ready.bytes
+            s.nestedBytes += ready.nestedBytes
+            let node = joinedBatches[ready.batch]!.relocate(ready.root)
+            s.slots[slot] = DecodingState.ObjectSlot(node: node, state: .done, expandedSize: ready.nodes, expandedBytes: ready.bytes)
+            return node
+        }
+        s.slots[slot].state = .inProgress
+        let (nodesBefore, bytesBefore) = (s.nodes, s.bytes)
+        let node = try object(at: Int(uid), depth: depth, &s)
+        s.slots[slot] = DecodingState.ObjectSlot(node: node, state: .done, expandedSize: s.nodes - nodesBefore, expandedBytes: s.bytes - bytesBefore)
+        return node
+    }
+
+    private mutating func object(at uid: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        let index = try member(uid, of: objects, &s)
+        let plist = try object(index, &s)
+        if uid == 0, case .scalar(.string("$null")) = plist {
+            try s.consume(1)
+            return .null
+        }
+        guard case .dictionary(let dictionary) = plist, let classIndex = try member(named: "$class", of: dictionary, &s) else {
+            return try field(index, depth: depth, &s)
+        }
+        guard case .scalar(.uid(let classUID)) = try object(classIndex, &s) else {
+            throw s.error(.malformed, "object \(uid) has a $class that is \(try describe(classIndex, &s)), not a UID")
+        }
+        let info = try classInfo(classUID, of: uid, &s)
+        try s.consume(1)
+        try s.consumeBytes(info.nameBytes)
+        let mark = s.tape.stack.count
+        let count = try pushFields(of: dictionary, depth: depth + 1, skippingClass: true, &s)
+        if let foundation = info.foundation, let natural = FoundationValues.naturalNode(foundation, fields: mark, count: count, in: &s.tape) {
+            s.tape.stack.removeSubrange(mark...)
+            return natural
+        }
+        return TapeNode(.object, count: count, payload: UInt64(info.index) << 32 | UInt64(try popPairs(from: mark, &s)))
+    }
+
+    private mutating func classInfo(_ uid: UInt64, of owner: Int, _ s: inout DecodingState) throws(ArchiveError) -> ClassInfo {
+        guard uid < UInt64(objects.count) else {
+            throw s.error(.malformed, "object \(owner) has $class UID \(uid), out of range: $objects has \(objects.count) entries")
+        }
+        if let known = classes.first(where: { $0.uid == Int(uid) }) {
+            return known.info
+        }
+        let index = try member(Int(uid), of: objects, &s)
+        guard case .dictionary(let description) = try object(index, &s),
+              let nameIndex = try member(named: "$classname", of: description, &s),
+              let name = try string(nameIndex, &s)
+        else {
+            throw s.error(.malformed, "the $class of object \(owner) (UID \(uid)) is \(try describe(index, &s)) without a $classname, not a class dictionary")
+        }
+        // Without a `$classes` array the chain is the class alone.
+        var chain = [name]
+        if let chainIndex = try member(named: "$classes", of: description, &s), let names = try strings(chainIndex, &s) {
+            chain = names
+        }
+        var hints: [String]?
+        if let hintsIndex = try member(named: "$classhints", of: description, &s) {
+            hints = try strings(hintsIndex, &s) ?? []
+        }
+        let nameBytes = (chain + (hints ?? [])).reduce(TextEscaping.writtenSize(name)) { $0 + TextEscaping.writtenSize($1) }
+        let info = ClassInfo(
+            index: s.tape.intern(TapeClass(name: name, chain: chain, hints: hints)), foundation: FoundationValues.kind(ofClass: name), nameBytes: nameBytes)
+        // Hostile archives may hold thousands of class descriptions: keep the list searched short.
+        if classes.count < 64 {
+            classes.append((Int(uid), info))
+        }
+        return info
+    }
+
+    /// The strings of an array of class names (others are left out); nil when it is no array.
+    private func strings(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> [String]? {
+        guard case .array(let names) = try object(index, &s) else { return nil }
+        var found: [String] = []
+        for position in 0..<names.count {
+            if let name = try string(try member(position, of: names, &s), &s) { found.append(name) }
+        }
+        return found
+    }
+
+    // MARK: Data and nested archives
+
+    private mutating func data(start: Int, count: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        let bytes = input[(input.startIndex + start)..<(input.startIndex + start + count)]
+        return try data(bytes, inTable: true, depth: depth, &s)
+    }
+
+    /// Data: a nested archive, or bytes. `inTable`: the bytes are a slice of `input`.
+    private mutating func data(_ bytes: ArraySlice<UInt8>, inTable: Bool, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        if archiveDepth == 0, s.leavesOuterDataUndecoded {
+            try s.consume(1)
+            try s.consumeData(bytes.count)
+            guard inTable, inSource else { return bytes.withUnsafeBytes { s.tape.appendText(.data, $0) } }
+            return TapeNode(.data, flags: [.inSource, .undecoded], count: bytes.count, payload: UInt64(bytes.startIndex))
+        }
+        return try NestedArchiveReader(archiveDepth: archiveDepth, inSource: inTable && inSource).value(of: bytes, depth: depth, &s)
+    }
+
+    /// Decodes, on all processors, the nested archives `$top` refers to (UIKit's one per saved
+    /// object) before the walk reaches them. Each is decoded alone, counted on its own, into
+    /// the tape of its batch (a few batches per thread, each reusing one state's scratch);
+    /// `reference` takes a result only where it counts exactly what decoding it in place would,
+    /// and decodes in place otherwise, so results and errors do not depend on the threads.
+    private mutating func prefetchNestedArchives(in top: PropertyListContainer, _ s: inout DecodingState) {
+        guard archiveDepth == 0, s.allowsConcurrency, !s.leavesOuterDataUndecoded, top.count >= Self.prefetchThreshold else { return }
+        let threads = DeepStack.availableThreads
+        guard threads > 1 else { return }
+        var jobs: [(uid: Int, key: TapeNode, bytes: ArraySlice<UInt8>)] = []
+        var seen = Set<Int>()
+        for position in 0..<top.count {
+            // Whatever is odd here is left to the walk, which reports it in place.
+            guard let valueIndex = try? member(top.count + position, of: top, &s),
+                  case .scalar(.uid(let uid))? = try? object(valueIndex, &s), uid < UInt64(objects.count),
+                  let dataIndex = try? member(Int(uid), of: objects, &s),
+                  case .inputData(let start, let count)? = try? item(dataIndex, &s),
+                  table.inputBytes(start, count).starts(with: BinaryPropertyListReader.magic),
+                  let (key, _) = try? key(position, of: top, &s),
+                  seen.insert(Int(uid)).inserted
+            else { continue }
+            jobs.append((Int(uid), key, input[(input.startIndex + start)..<(input.startIndex + start + count)]))
+        }
+        guard jobs.count >= Self.prefetchThreshold else { return }
+        let (limits, source, inSource, outerText) = (s.limits, s.tape.source, inSource, s.tape.text)
+        let budget = PrefetchBudget(limits: limits)
+        let batchCount = min(jobs.count, threads * 8)
+        var results = [PrefetchedArchive?](repeating: nil, count: jobs.count)
+        var batches = [TapeBuilder?](repeating: nil, count: batchCount)
+        results.withUnsafeMutableBufferPointer { results in
+            batches.withUnsafeMutableBufferPointer { batches in
+                DeepStack.concurrentPerform(count: batchCount, threads: threads, stackSize: DeepStack.stackSize(for: limits)) { batch in
+                    // One level of concurrency: a worker decodes its archives on its own thread.
+                    var state = DecodingState(limits: limits, allowsConcurrency: false)
+                    state.tape.source = source
+                    for index in (batch * jobs.count / batchCount)..<((batch + 1) * jobs.count / batchCount) {
+                        guard budget.allows() else { break }
+                        (state.nodes, state.bytes, state.nestedBytes) = (0, 0, 0)
+                        let key = jobs[index].key
+                        state.location = [key.flags.contains(.inSource) ? key : state.tape.string(TapeBytes.with(key, source: source, text: outerText) { String(decoding: $0, as: UTF8.self) })]
+                        // A failure is left to the walk, which meets it in place and reports it as it would.
+                        guard let root = try? NestedArchiveReader(archiveDepth: 0, inSource: inSource).value(of: jobs[index].bytes, depth: Self.topValueDepth, &state) else {
+                            state.tape.stack.removeAll(keepingCapacity: true)
+                            state.slots.removeAll(keepingCapacity: true)
+                            state.tableEntries.removeAll(keepingCapacity: true)
+                            continue
+                        }
+                        budget.spend(nodes: state.nodes, bytes: state.bytes, nestedBytes: state.nestedBytes)
+                        results[index] = PrefetchedArchive(batch: batch, root: root, nodes: state.nodes, bytes: state.bytes, nestedBytes: state.nestedBytes)
+                    }
+                    batches[batch] = state.tape
+                }
+            }
+        }
+        for (job, result) in zip(jobs, results) {
+            prefetched[job.uid] = result
+        }
+        // The batches join the tape one by one: room for all of them at once.
+        s.tape.nodes.reserveCapacity(s.tape.nodes.count + batches.reduce(0) { $0 + ($1?.nodes.count ?? 0) } + top.count * 4)
+        self.batches = batches
+    }
+
+    /// Fewer nested archives than this are not worth starting threads for.
+    private static var prefetchThreshold: Int { 64 }
+    /// The depth at which the outer archive's walk meets the objects `$top` refers to.
+    private static var topValueDepth: Int { 1 }
+
+    /// Whether the root is a dictionary whose `$archiver` is "NSKeyedArchiver".
+    mutating func isKeyedArchive(_ s: inout DecodingState) throws(ArchiveError) -> Bool {
+        entryBase = s.tableEntries.count
+        entryCount = min(table.objectCount, Self.cachedObjects)
+        s.tableEntries.append(contentsOf: repeatElement(DecodingState.TableEntry(), count: entryCount))
+        defer { s.tableEntries.removeSubrange(entryBase...) }
+        guard case .dictionary(let root) = try object(table.topObject, &s),
+              let archiver = try member(named: "$archiver", of: root, &s)
+        else { return false }
+        return try string(archiver, &s) == "NSKeyedArchiver"
+    }
+
+    // MARK: Table access, with errors placed in the archive
+
+    private func object(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> PropertyListObject {
+        do throws(PropertyListError) { return try table.object(index) } catch { throw s.error(error) }
+    }
+
+    private func item(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> PropertyListItem {
+        do throws(PropertyListError) { return try table.item(index, text: &s.tape.text) } catch { throw s.error(error) }
+    }
+
+    private func member(_ position: Int, of container: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> Int {
+        do throws(PropertyListError) { return try table.member(position, of: container) } catch { throw s.error(error) }
+    }
+
+    /// The value under `name` in a dictionary, or nil: a linear search, for the few fixed keys
+    /// (`$class`, `$top` …); keys are read once per archive (see `key`).
+    private func member(named name: StaticString, of dictionary: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> Int? {
+        for position in 0..<dictionary.count {
+            let (key, _) = try key(position, of: dictionary, &s)
+            if s.tape.textEquals(key, name) { return try member(dictionary.count + position, of: dictionary, &s) }
+        }
+        return nil
+    }
+
+    private func string(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> String? {
+        do throws(PropertyListError) { return try table.string(index) } catch { throw s.error(error) }
+    }
+
+    /// Key `position` of a dictionary, which must be a string, and its size as written; read
+    /// once per key object.
+    private func key(_ position: Int, of dictionary: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> (TapeNode, Int) {
+        let index = try member(position, of: dictionary, &s)
+        let cached = index < entryCount
+        if cached, s.tableEntries[entryBase + index].key.kind == .string {
+            return (s.tableEntries[entryBase + index].key, s.tableEntries[entryBase + index].keySize)
+        }
+        let node: TapeNode
+        let size: Int
+        switch try item(index, &s) {
+        case .inputString(let start, let count):
+            let bytes = table.inputBytes(start, count)
+            size = TextEscaping.writtenSize(bytes)
+            node = bytesNode(.string, start: start, bytes: bytes, &s)
+        case .textString(let offset, let count):
+            node = TapeNode(.string, count: count, payload: UInt64(offset))
+            size = s.tape.withBytes(of: node) { TextEscaping.writtenSize($0) }
+        default:
+            throw s.error(.unreadable, "dictionary key (object \(index)) is not a string", at: table.byteOffset(of: dictionary.index))
+        }
+        if cached {
+            s.tableEntries[entryBase + index].key = node
+            s.tableEntries[entryBase + index].keySize = size
+        }
+        return (node, size)
+    }
+
+    /// "a string", "an array", "missing": what an object is, for messages.
+    private func describe(_ index: Int?, _ s: inout DecodingState) throws(ArchiveError) -> String {
+        guard let index else { return "missing" }
+        switch try object(index, &s) {
+        case .scalar(let value): return article(value.typeName)
+        case .array: return "an array"
+        case .dictionary: return "a dictionary"
+        }
+    }
+}
+
+/// Reads data that may hold a property list: a nested keyed archive is decoded, a property list
+/// that is not one stays bytes, and bytes that announce a property list but cannot be read as
+/// one stay bytes with the reason.
+struct NestedArchiveReader {
+    /// The archive level of the archive that holds the data.
+    let archiveDepth: Int
+    /// Whether the data is part of the tape's source.
+    let inSource: Bool
+
+    func value(of bytes: ArraySlice<UInt8>, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        try s.consume(1)
+        guard let format = try? PropertyListReader.format(of: bytes) else {
+            try s.consumeData(bytes.count)
+            return dataNode(bytes, &s)
+        }
+        s.nestedBytes += bytes.count
+        guard s.nestedBytes <= s.limits.maxNestedArchiveBytes else {
+            throw s.error(.limitExceeded, "nested archives add up to more than the limit of \(s.limits.maxNestedArchiveBytes) bytes", at: bytes.startIndex)
+        }
+        let marks = (stack: s.tape.stack.count, location: s.location.count, slots: s.slots.count, entries: s.tableEntries.count)
+        let outcome: NestedOutcome
+        do throws(ArchiveError) {
+            switch format {
+            case .binary:
+                outcome = try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in
+                    try nested(table, input: bytes, inSource: inSource, bytes: bytes, depth: depth, &s)
+                }
+            case .xml:
+                outcome = try nested(FlatPropertyList(try s.readXML(bytes)), input: [], inSource: false, bytes: bytes, depth: depth, &s)
+            }
+        } catch {
+            if error.kind == .limitExceeded {
+                throw ArchiveError(error.kind, error.reason, at: error.byteOffset, location: error.location.isEmpty ? s.locationNames : error.location)
+            }
+            // What the failed archive left half built is dropped.
+            s.tape.stack.removeSubrange(marks.stack...)
+            s.location.removeSubrange(marks.location...)
+            s.slots.removeSubrange(marks.slots...)
+            s.tableEntries.removeSubrange(marks.entries...)
+            // Bytes that announce a property list but cannot be read as one stay bytes, with why.
+            let reason = error.kind == .unreadable ? PropertyListError(error.reason, at: error.byteOffset).description : error.reason
+            try s.consumeData(bytes.count)
+            try s.consumeText(reason)
+            return s.tape.failedArchive(dataNode(bytes, &s), reason: reason)
+        }
+        switch outcome {
+        case .archive(let archive):
+            return archive
+        case .notKeyedArchive:
+            try s.consumeData(bytes.count)
+            return dataNode(bytes, &s)
+        }
+    }
+
+    /// A data node for bytes that are not an archive: left in the input, or copied to the text.
+    private func dataNode(_ bytes: ArraySlice<UInt8>, _ s: inout DecodingState) -> TapeNode {
+        guard inSource else { return bytes.withUnsafeBytes { s.tape.appendText(.data, $0) } }
+        return TapeNode(.data, flags: .inSource, count: bytes.count, payload: UInt64(bytes.startIndex))
+    }
+
+    private enum NestedOutcome {
+        /// The archive's node.
+        case archive(TapeNode)
+        /// A well-formed property list that is not a keyed archive: an app's own data.
+        case notKeyedArchive
+    }
+
+    private func nested<Nested: PropertyListObjectTable>(
+        _ nested: Nested, input: ArraySlice<UInt8>, inSource: Bool, bytes: ArraySlice<UInt8>, depth: Int, _ s: inout DecodingState
+    ) throws(ArchiveError) -> NestedOutcome {
+        var decoder = ArchiveGraphDecoder<Nested>(table: nested, input: input, inSource: inSource, archiveDepth: archiveDepth + 1, baseDepth: depth)
+        guard try decoder.isKeyedArchive(&s) else {
+            try s.checkPropertyList(nested)
+            return .notKeyedArchive
+        }
+        guard archiveDepth + 1 < s.limits.maxArchiveDepth else {
+            throw s.error(.limitExceeded, "keyed archives nest deeper than the limit of \(levels(s.limits.maxArchiveDepth))", at: bytes.startIndex)
+        }
+        return .archive(try decoder.decodeArchive(&s))
+    }
+}
+
+/// How much work the threads of a prefetch have done, all together: past the limits they stop,
+/// so hostile input costs a bounded multiple of what a sequential decode would do.
+private final class PrefetchBudget: @unchecked Sendable {
+    private let limits: DecodingLimits
+    private var nodes = 0
+    private var bytes = 0
+    private var nestedBytes = 0
+    private let lock = ThreadLock()
+
+    init(limits: DecodingLimits) {
+        self.limits = limits
+    }
+
+    func allows() -> Bool {
+        lock.withLock { nodes <= limits.maxNodes && bytes <= limits.maxExpandedBytes && nestedBytes <= limits.maxNestedArchiveBytes }
+    }
+
+    func spend(nodes: Int, bytes: Int, nestedBytes: Int) {
+        lock.withLock {
+            self.nodes += nodes
+            self.bytes += bytes
+            self.nestedBytes += nestedBytes
+        }
+    }
+}
+
+/// A nested archive decoded ahead into its batch's tape, with what decoding it counted.
+private struct PrefetchedArchive {
+    var batch: Int
+    var root: TapeNode
+    var nodes: Int
+    var bytes: Int
+    var nestedBytes: Int
+}
+
+private func article(_ noun: String) -> String {
+    let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
+    return (noun.first.map(vowels.contains) ?? false ? "an " : "a ") + noun
+}

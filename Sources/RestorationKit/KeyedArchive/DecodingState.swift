@@ -1,0 +1,139 @@
+/// What one file's decoding carries through its nested archives: the tape being written, the
+/// limits' counts, where in the archive decoding is, and the scratch of the archives under way.
+///
+/// A value passed `inout` down the decoder, so that its arrays are written in place without
+/// reference counting or run-time exclusivity checks.
+struct DecodingState {
+    let limits: DecodingLimits
+    let allowsConcurrency: Bool
+    /// See `KeyedArchiveDecoder.leavesOuterDataUndecoded`.
+    var leavesOuterDataUndecoded = false
+    var tape = TapeBuilder()
+    /// Values produced so far, a shared value counting once per reference.
+    var nodes = 0
+    /// Bytes of strings and data produced so far (keys and class names included), counted as
+    /// `nodes` are.
+    var bytes = 0
+    /// Bytes of nested archives parsed so far, all levels together.
+    var nestedBytes = 0
+    /// `$top` keys and fields from the outer archive down to the value being decoded, as string
+    /// nodes: made into strings only for an error.
+    var location: [TapeNode] = []
+    /// One slot per `$objects` entry of each archive under way, the innermost last.
+    var slots: [ObjectSlot] = []
+    /// One entry per property-list object (up to `ArchiveGraphDecoder.cachedObjects`) of each
+    /// archive under way, the innermost last.
+    var tableEntries: [TableEntry] = []
+
+    init(limits: DecodingLimits, allowsConcurrency: Bool) {
+        self.limits = limits
+        self.allowsConcurrency = allowsConcurrency
+    }
+
+    /// What an `$objects` entry decoded to, once it has been.
+    struct ObjectSlot {
+        var node = TapeNode.null
+        var state = State.new
+        /// How many values, and bytes of strings and data, the decoded object expands to.
+        var expandedSize = 0
+        var expandedBytes = 0
+
+        enum State: UInt8 {
+            case new, inProgress, done
+        }
+    }
+
+    /// A property-list object of an archive under way: its key node once it has been read as a
+    /// dictionary key, and whether it is a container being decoded (meeting it again inside
+    /// itself is a cycle).
+    struct TableEntry {
+        var key = TapeNode.null
+        var keySize = 0
+        var isOpen = false
+    }
+
+    mutating func consume(_ count: Int) throws(ArchiveError) {
+        nodes += count
+        guard nodes <= limits.maxNodes else {
+            throw error(.limitExceeded, "archive expands to more than the limit of \(limits.maxNodes) values (shared objects count once per reference)")
+        }
+    }
+
+    /// Counts `count` bytes of text or data, as written (see `TextEscaping.writtenSize`), about
+    /// to be part of the decoded archive.
+    mutating func consumeBytes(_ count: Int) throws(ArchiveError) {
+        bytes += count
+        guard bytes <= limits.maxExpandedBytes else {
+            throw error(.limitExceeded, "archive's strings and data add up to more than the limit of \(limits.maxExpandedBytes) bytes as written, escaped (shared ones count once per reference)")
+        }
+    }
+
+    mutating func consumeText(_ text: String) throws(ArchiveError) {
+        try consumeBytes(TextEscaping.writtenSize(text))
+    }
+
+    mutating func consumeData(_ count: Int) throws(ArchiveError) {
+        try consumeBytes(TextEscaping.writtenSize(ofData: count))
+    }
+
+    /// The location in words, for an error.
+    var locationNames: [String] {
+        location.map { tape.string(of: $0) }
+    }
+
+    func error(_ kind: ArchiveError.Kind, _ reason: String, at offset: Int? = nil) -> ArchiveError {
+        ArchiveError(kind, reason, at: offset, location: locationNames)
+    }
+
+    func error(_ error: PropertyListError) -> ArchiveError {
+        ArchiveError(error, location: locationNames)
+    }
+
+    /// Decodes a whole file: a binary or XML property list that must be a keyed archive.
+    mutating func decodeFile(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> ArchiveTape {
+        let format: PropertyListFormat
+        do throws(PropertyListError) {
+            format = try PropertyListReader.format(of: bytes)
+        } catch {
+            throw ArchiveError(error)
+        }
+        switch format {
+        case .binary:
+            tape.source = bytes
+            return try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in try decodeRoot(table, input: bytes, inSource: true) }
+        case .xml:
+            return try decodeRoot(FlatPropertyList(try readXML(bytes)), input: [], inSource: false)
+        }
+    }
+
+    /// Decodes the archive whose root dictionary is `table`'s top object (read from `input`,
+    /// which is the tape's source when `inSource`).
+    mutating func decodeRoot<Table: PropertyListObjectTable>(_ table: Table, input: ArraySlice<UInt8>, inSource: Bool) throws(ArchiveError) -> ArchiveTape {
+        do throws(ArchiveError) {
+            var decoder = ArchiveGraphDecoder(table: table, input: input, inSource: inSource, archiveDepth: 0, baseDepth: 0)
+            let root = try decoder.decodeArchive(&self)
+            return ArchiveTape(tape, root: root)
+        } catch where error.kind == .notKeyedArchive {
+            // Not a keyed archive: a broken property list is reported as such first.
+            try checkPropertyList(table)
+            throw error
+        }
+    }
+
+    /// Fails with the first problem of a property list that is not decoded as an archive.
+    func checkPropertyList<Table: PropertyListObjectTable>(_ table: Table) throws(ArchiveError) {
+        do throws(PropertyListError) {
+            _ = try table.tree(limits: limits)
+        } catch {
+            throw self.error(error)
+        }
+    }
+
+    func readXML(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> PropertyListValue {
+        do throws(PropertyListError) {
+            return try XMLPropertyListReader(limits: limits).read(bytes)
+        } catch {
+            throw self.error(error)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+/// A decoded file as one flat array of `TapeNode`s (the decoder's output, which every reader
+/// reads), with its input, the text it converted, its classes and its rarer side values.
+///
+/// Built once by `KeyedArchiveDecoder`, then read-only and shared across threads. See
+/// docs/design/tape.md for the layout and why it is flat.
+final class ArchiveTape: Sendable {
+    let nodes: [TapeNode]
+    /// The input, which strings and data flagged `inSource` point into.
+    let source: ArraySlice<UInt8>
+    /// The UTF-8 of strings that are not UTF-8 in the input (and of every string and data value
+    /// of a property list read from XML).
+    let text: [UInt8]
+    /// Integers that do not fit 64 bits.
+    let wideIntegers: [Int128]
+    let classes: [TapeClass]
+    /// Why data that announced a property list could not be read as one, by where its bytes are.
+    let dataErrors: [TapeBytes.Location: String]
+    /// The file's archive.
+    let root: TapeNode
+
+    init(_ builder: TapeBuilder, root: TapeNode) {
+        nodes = builder.nodes
+        source = builder.source
+        text = builder.text
+        wideIntegers = builder.wideIntegers
+        classes = builder.classes
+        dataErrors = builder.dataErrors
+        self.root = root
+    }
+
+    /// The bytes of a string, data, UUID or reference node.
+    func withBytes<Result>(of node: TapeNode, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        TapeBytes.with(node, source: source, text: text, body)
+    }
+}
+
+/// Where a node's bytes are: in the input or in the tape's text.
+enum TapeBytes {
+    struct Location: Hashable, Sendable {
+        var inSource: Bool
+        var offset: UInt64
+
+        init(_ node: TapeNode) {
+            inSource = node.flags.contains(.inSource)
+            offset = node.payload
+        }
+    }
+
+    static func with<Result>(_ node: TapeNode, source: ArraySlice<UInt8>, text: [UInt8], _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let count = node.memberCount
+        if node.flags.contains(.inSource) {
+            let start = node.offset - source.startIndex
+            return source.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
+        }
+        return text.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[node.offset..<(node.offset + count)])) }
+    }
+}
+
+/// An archived object's class: its name, its chain (the class first) and, when the archive
+/// has them, its class hints.
+struct TapeClass: Hashable, Sendable {
+    var name: String
+    var chain: [String]
+    var hints: [String]?
+}
+
+/// What the decoder writes a tape into. Containers are built on `stack`, their children pushed
+/// one by one while they are decoded, then moved to `nodes` as one block when complete: a
+/// container's children are contiguous, and only values actually decoded take memory.
+struct TapeBuilder {
+    var nodes: [TapeNode] = []
+    var stack: [TapeNode] = []
+    /// See `ArchiveTape`.
+    var source: ArraySlice<UInt8> = []
+    var text: [UInt8] = []
+    var wideIntegers: [Int128] = []
+    var classes: [TapeClass] = []
+    var dataErrors: [TapeBytes.Location: String] = [:]
+    private var classIndex: [TapeClass: Int] = [:]
+
+    /// Moves the children pushed since `mark` to `nodes`; returns where the block starts.
+    mutating func popBlock(from mark: Int) -> Int {
+        let first = nodes.count
+        nodes.append(contentsOf: stack[mark...])
+        stack.removeSubrange(mark...)
+        return first
+    }
+
+    /// Moves the key/value pairs pushed since `mark` to `nodes` as a block of the keys, then
+    /// the values; returns where the block starts.
+    mutating func popPairs(from mark: Int) -> Int {
+        let first = nodes.count
+        var position = mark
+        while position < stack.count {
+            nodes.append(stack[position])
+            position += 2
+        }
+        position = mark + 1
+        while position < stack.count {
+            nodes.append(stack[position])
+            position += 2
+        }
+        stack.removeSubrange(mark...)
+        return first
+    }
+
+    /// A node of `kind` for bytes appended to `text`.
+    mutating func appendText(_ kind: TapeKind, _ bytes: UnsafeRawBufferPointer) -> TapeNode {
+        let offset = text.count
+        text.append(contentsOf: bytes)
+        return TapeNode(kind, count: bytes.count, payload: UInt64(offset))
+    }
+
+    mutating func string(_ string: String) -> TapeNode {
+        var string = string
+        return string.withUTF8 { appendText(.string, UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func integer(_ value: Int128) -> TapeNode {
+        if let small = Int64(exactly: value) {
+            return TapeNode(.integer, payload: UInt64(bitPattern: small))
+        }
+        wideIntegers.append(value)
+        return TapeNode(.integer, flags: .wide, payload: UInt64(wideIntegers.count - 1))
+    }
+
+    /// Data that could not be read as the property list it announced, with why.
+    mutating func failedArchive(_ data: TapeNode, reason: String) -> TapeNode {
+        var node = data
+        node.flags.insert(.archiveError)
+        dataErrors[TapeBytes.Location(node)] = reason
+        return node
+    }
+
+    /// The class's index in `classes`, each distinct class stored once per tape.
+    mutating func intern(_ tapeClass: TapeClass) -> Int {
+        if let known = classIndex[tapeClass] { return known }
+        classes.append(tapeClass)
+        classIndex[tapeClass] = classes.count - 1
+        return classes.count - 1
+    }
+
+    func withBytes<Result>(of node: TapeNode, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        TapeBytes.with(node, source: source, text: text, body)
+    }
+
+    /// Whether a string node's bytes are `expected`'s.
+    func textEquals(_ node: TapeNode, _ expected: StaticString) -> Bool {
+        guard node.kind == .string, node.memberCount == expected.utf8CodeUnitCount else { return false }
+        return withBytes(of: node) { bytes in
+            for position in 0..<bytes.count where bytes[position] != expected.utf8Start[position] {
+                return false
+            }
+            return true
+        }
+    }
+
+    func string(of node: TapeNode) -> String {
+        withBytes(of: node) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Appends another builder's nodes (nested archives decoded on another thread, with the
+    /// same input); the relocation says where its nodes are now.
+    mutating func absorb(_ other: TapeBuilder) -> Relocation {
+        var relocation = Relocation(nodes: UInt64(nodes.count), text: UInt64(text.count), wide: UInt64(wideIntegers.count), classes: [])
+        for tapeClass in other.classes { relocation.classes.append(intern(tapeClass)) }
+        for (location, reason) in other.dataErrors {
+            var moved = location
+            if !moved.inSource { moved.offset += relocation.text }
+            dataErrors[moved] = reason
+        }
+        text.append(contentsOf: other.text)
+        wideIntegers.append(contentsOf: other.wideIntegers)
+        for node in other.nodes { nodes.append(relocation.relocate(node)) }
+        return relocation
+    }
+
+    /// Where an absorbed builder's nodes, text, wide integers and classes went.
+    struct Relocation {
+        var nodes: UInt64
+        var text: UInt64
+        var wide: UInt64
+        var classes: [Int]
+
+        func relocate(_ node: TapeNode) -> TapeNode {
+            var node = node
+            switch node.kind {
+            case .string, .data, .uuid, .reference: if !node.flags.contains(.inSource) { node.payload += text }
+            case .integer where node.flags.contains(.wide): node.payload += wide
+            case .array, .set, .orderedSet, .dictionary, .url, .archive: node.payload += nodes
+            case .object: node.payload = UInt64(classes[node.classIndex]) << 32 | (UInt64(node.first) + nodes)
+            case .null, .boolean, .integer, .real, .float, .date, .cycle: break
+            }
+            return node
+        }
+    }
+}

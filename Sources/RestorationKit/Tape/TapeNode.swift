@@ -1,0 +1,64 @@
+/// One value of an `ArchiveTape`: 16 bytes, a kind and two numbers whose meaning the kind gives
+/// (see docs/design/tape.md for the table).
+///
+/// A container's node points at a contiguous block of child nodes in the tape, so copying a
+/// node shares everything under it: a keyed archive's shared objects are decoded once and
+/// referenced by copies, without reference counting.
+struct TapeNode: Sendable {
+    var kind: TapeKind
+    var flags: TapeFlags
+    /// Strings, data and UUIDs: bytes; containers: members (a dictionary's or an object's entries).
+    var count: UInt32
+    /// Scalars: the value's bits; strings, data and UUIDs: where the bytes start in the tape's
+    /// text (or, flagged `inSource`, in the input); containers: where their block starts.
+    var payload: UInt64
+
+    init(_ kind: TapeKind, flags: TapeFlags = [], count: Int = 0, payload: UInt64 = 0) {
+        self.kind = kind
+        self.flags = flags
+        self.count = UInt32(truncatingIfNeeded: count)
+        self.payload = payload
+    }
+
+    static let null = TapeNode(.null)
+
+    /// A container's block: where its first child node is.
+    var first: Int { Int(truncatingIfNeeded: payload & 0xFFFF_FFFF) }
+    var memberCount: Int { Int(count) }
+    /// An object's class: its entry in the tape's class table.
+    var classIndex: Int { Int(truncatingIfNeeded: payload >> 32) }
+    /// Strings, data, UUIDs and references: where the bytes start.
+    var offset: Int { Int(truncatingIfNeeded: payload) }
+}
+
+enum TapeKind: UInt8, Sendable {
+    case null, boolean, integer, real, float, date
+    case string, data, uuid, reference
+    case array, set, orderedSet
+    /// `count` keys (string or any value), then `count` values.
+    case dictionary
+    /// Any class without a natural value: `count` field names, then `count` values; the class
+    /// in the high half of the payload.
+    case object
+    /// Two children: the relative string, then the base (null or a URL).
+    case url
+    /// A nested keyed archive: `count` `$top` keys, then `count` values.
+    case archive
+    /// A reference back to an object still being decoded; the payload is its UID.
+    case cycle
+}
+
+struct TapeFlags: OptionSet, Sendable {
+    let rawValue: UInt8
+
+    /// An integer that does not fit 64 bits: the payload indexes the tape's wide integers.
+    static let wide = TapeFlags(rawValue: 1 << 0)
+    /// Data that announced a property list but could not be read as one: the tape keeps why.
+    static let archiveError = TapeFlags(rawValue: 1 << 1)
+    /// Bytes (a string's, data's, a UUID's) left in the input: the payload is an index of the
+    /// input's array, not an offset in the tape's text.
+    static let inSource = TapeFlags(rawValue: 1 << 2)
+    /// Data of the outer archive left undecoded on purpose (see
+    /// `KeyedArchiveDecoder.leavesOuterDataUndecoded`): made into a slice of the input, not a copy.
+    static let undecoded = TapeFlags(rawValue: 1 << 3)
+}
