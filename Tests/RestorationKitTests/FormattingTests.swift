@@ -185,3 +185,33 @@ final class PlainASCIITests: XCTestCase {
         }
     }
 }
+
+/// The size limits count text as written (`TextEscaping.writtenSize`): its word-at-a-time path
+/// must count what the byte-by-byte rule counts.
+final class WrittenSizeTests: XCTestCase {
+    private func bytewise(_ bytes: [UInt8]) -> Int {
+        bytes.reduce(bytes.count) { size, byte in
+            size + (byte < 0x20 || byte == 0x7F ? 5 : byte >= 0x80 ? 2 : byte == 0x22 || byte == 0x5C ? 1 : 0)
+        }
+    }
+
+    func testWordAtATimeCountsAsByteByByte() {
+        var generator = SystemRandomNumberGenerator()
+        // Plain text with one special byte at every position of every length up to three words,
+        // then random bytes.
+        let specials: [UInt8] = [0x00, 0x1F, 0x20, 0x22, 0x5C, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
+        for length in 0...24 {
+            for position in 0..<max(length, 1) {
+                for special in specials {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if length > 0 { bytes[position] = special }
+                    XCTAssertEqual(bytes.withUnsafeBytes { TextEscaping.writtenSize($0) }, bytewise(bytes), "\(bytes)")
+                }
+            }
+        }
+        for _ in 0..<2000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            XCTAssertEqual(bytes.withUnsafeBytes { TextEscaping.writtenSize($0) }, bytewise(bytes), "\(bytes)")
+        }
+    }
+}

@@ -20,7 +20,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// Containers being decoded past the table entries (hostile tables only).
     private var openBeyondEntries = Set<Int>()
     /// Class descriptions met so far, by UID (an archive has a handful).
-    private var classes: [(uid: Int, info: ClassInfo)] = []
+    private var classes: [(uid: Int, info: ArchiveClassInfo)] = []
     /// Nested archives decoded ahead (see `prefetchNestedArchives`), by UID.
     private var prefetched: [Int: PrefetchedArchive] = [:]
     /// The tapes the nested archives were decoded into, one per batch, until they join the
@@ -31,14 +31,6 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Table objects past this many have no entry: hostile counts allocate nothing.
     static var cachedObjects: Int { 1 << 16 }
-
-    private struct ClassInfo {
-        /// The class's entry in the tape's class table.
-        var index: Int
-        var foundation: FoundationValues.Kind?
-        /// The bytes of the names, which every object of the class shows.
-        var nameBytes: Int
-    }
 
     init(table: Table, input: ArraySlice<UInt8>, inSource: Bool, archiveDepth: Int, baseDepth: Int) {
         self.table = table
@@ -130,10 +122,19 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 
     private mutating func field(_ index: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        try checkDepth(depth, &s)
+        return try node(for: try item(index, &s), depth: depth, &s)
+    }
+
+    private func checkDepth(_ depth: Int, _ s: inout DecodingState) throws(ArchiveError) {
         guard depth <= s.limits.maxDepth else {
             throw s.error(.limitExceeded, "values nest deeper than the limit of \(levels(s.limits.maxDepth))")
         }
-        switch try item(index, &s) {
+    }
+
+    /// The node of an object already read.
+    private mutating func node(for item: PropertyListItem, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        switch item {
         case .inputString(let start, let count):
             try s.consume(1)
             return try inputString(start: start, count: count, &s)
@@ -301,13 +302,14 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     private mutating func object(at uid: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
         let index = try member(uid, of: objects, &s)
-        let plist = try object(index, &s)
-        if uid == 0, case .scalar(.string("$null")) = plist {
+        let item = try item(index, &s)
+        if uid == 0, isNull(item, &s) {
             try s.consume(1)
             return .null
         }
-        guard case .dictionary(let dictionary) = plist, let classIndex = try member(named: "$class", of: dictionary, &s) else {
-            return try field(index, depth: depth, &s)
+        guard case .dictionary(let dictionary) = item, let classIndex = try member(named: "$class", of: dictionary, &s) else {
+            try checkDepth(depth, &s)
+            return try node(for: item, depth: depth, &s)
         }
         guard case .scalar(.uid(let classUID)) = try object(classIndex, &s) else {
             throw s.error(.malformed, "object \(uid) has a $class that is \(try describe(classIndex, &s)), not a UID")
@@ -324,32 +326,61 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         return TapeNode(.object, count: count, payload: UInt64(info.index) << 32 | UInt64(try popPairs(from: mark, &s)))
     }
 
-    private mutating func classInfo(_ uid: UInt64, of owner: Int, _ s: inout DecodingState) throws(ArchiveError) -> ClassInfo {
+    /// Whether an object is the string `$null` (UID 0 of every archive NSKeyedArchiver writes).
+    private func isNull(_ item: PropertyListItem, _ s: inout DecodingState) -> Bool {
+        let null: StaticString = "$null"
+        let expected = UnsafeRawBufferPointer(start: null.utf8Start, count: null.utf8CodeUnitCount)
+        switch item {
+        case .inputString(let start, let count): return table.inputBytes(start, count).elementsEqual(expected)
+        case .textString(let offset, let count): return s.tape.text[offset..<(offset + count)].elementsEqual(expected)
+        default: return false
+        }
+    }
+
+    private mutating func classInfo(_ uid: UInt64, of owner: Int, _ s: inout DecodingState) throws(ArchiveError) -> ArchiveClassInfo {
         guard uid < UInt64(objects.count) else {
             throw s.error(.malformed, "object \(owner) has $class UID \(uid), out of range: $objects has \(objects.count) entries")
         }
         if let known = classes.first(where: { $0.uid == Int(uid) }) {
             return known.info
         }
+        // The description's strings as bytes (see `ClassSignature`): every archive describes
+        // its classes again, and most describe the same few.
+        var signature = ClassSignature(reusing: &s.classSignature)
+        defer { s.classSignature = signature.bytes }
         let index = try member(Int(uid), of: objects, &s)
         guard case .dictionary(let description) = try object(index, &s),
               let nameIndex = try member(named: "$classname", of: description, &s),
-              let name = try string(nameIndex, &s)
+              try appendString(nameIndex, to: &signature, &s)
         else {
             throw s.error(.malformed, "the $class of object \(owner) (UID \(uid)) is \(try describe(index, &s)) without a $classname, not a class dictionary")
         }
         // Without a `$classes` array the chain is the class alone.
-        var chain = [name]
-        if let chainIndex = try member(named: "$classes", of: description, &s), let names = try strings(chainIndex, &s) {
-            chain = names
+        if let chainIndex = try member(named: "$classes", of: description, &s), case .array(let names) = try object(chainIndex, &s) {
+            try appendStrings(names, to: &signature, &s)
+        } else {
+            signature.appendAbsence()
         }
-        var hints: [String]?
         if let hintsIndex = try member(named: "$classhints", of: description, &s) {
-            hints = try strings(hintsIndex, &s) ?? []
+            if case .array(let names) = try object(hintsIndex, &s) {
+                try appendStrings(names, to: &signature, &s)
+            } else {
+                signature.appendCount(0)
+            }
+        } else {
+            signature.appendAbsence()
         }
-        let nameBytes = (chain + (hints ?? [])).reduce(TextEscaping.writtenSize(name)) { $0 + TextEscaping.writtenSize($1) }
-        let info = ClassInfo(
-            index: s.tape.intern(TapeClass(name: name, chain: chain, hints: hints)), foundation: FoundationValues.kind(ofClass: name), nameBytes: nameBytes)
+        let info: ArchiveClassInfo
+        if let known = s.knownClasses.first(where: { $0.signature == signature.bytes }) {
+            info = known.info
+        } else {
+            let tapeClass = signature.tapeClass
+            let names = [tapeClass.name] + tapeClass.chain + (tapeClass.hints ?? [])
+            info = ArchiveClassInfo(
+                index: s.tape.intern(tapeClass), foundation: FoundationValues.kind(ofClass: tapeClass.name),
+                nameBytes: names.reduce(0) { $0 + TextEscaping.writtenSize($1) })
+            if s.knownClasses.count < 64 { s.knownClasses.append((signature.bytes, info)) }
+        }
         // Hostile archives may hold thousands of class descriptions: keep the list searched short.
         if classes.count < 64 {
             classes.append((Int(uid), info))
@@ -357,14 +388,25 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         return info
     }
 
-    /// The strings of an array of class names (others are left out); nil when it is no array.
-    private func strings(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> [String]? {
-        guard case .array(let names) = try object(index, &s) else { return nil }
-        var found: [String] = []
-        for position in 0..<names.count {
-            if let name = try string(try member(position, of: names, &s), &s) { found.append(name) }
+    /// Appends the string at `index` to the signature; false when it is not a string.
+    private func appendString(_ index: Int, to signature: inout ClassSignature, _ s: inout DecodingState) throws(ArchiveError) -> Bool {
+        switch try item(index, &s) {
+        case .inputString(let start, let count): signature.append(table.inputBytes(start, count))
+        case .textString(let offset, let count): s.tape.text.withUnsafeBytes { signature.append(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
+        default: return false
         }
-        return found
+        return true
+    }
+
+    /// Appends the strings of an array of class names (others are left out).
+    private func appendStrings(_ names: PropertyListContainer, to signature: inout ClassSignature, _ s: inout DecodingState) throws(ArchiveError) {
+        let countAt = signature.bytes.count
+        signature.appendCount(0)
+        var count = 0
+        for position in 0..<names.count where try appendString(try member(position, of: names, &s), to: &signature, &s) {
+            count += 1
+        }
+        signature.setCount(count, at: countAt)
     }
 
     // MARK: Data and nested archives

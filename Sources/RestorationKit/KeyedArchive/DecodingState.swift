@@ -24,6 +24,10 @@ struct DecodingState {
     /// One entry per property-list object (up to `ArchiveGraphDecoder.cachedObjects`) of each
     /// archive under way, the innermost last.
     var tableEntries: [TableEntry] = []
+    /// Class descriptions met in this file, by their strings (see `ClassSignature`), and the
+    /// bytes of the one being read.
+    var knownClasses: [(signature: [UInt8], info: ArchiveClassInfo)] = []
+    var classSignature: [UInt8] = []
 
     init(limits: DecodingLimits, allowsConcurrency: Bool) {
         self.limits = limits
@@ -134,6 +138,75 @@ struct DecodingState {
             return try XMLPropertyListReader(limits: limits).read(bytes)
         } catch {
             throw self.error(error)
+        }
+    }
+}
+
+/// What the decoder keeps of a class description.
+struct ArchiveClassInfo {
+    /// The class's entry in the tape's class table.
+    var index: Int
+    var foundation: FoundationValues.Kind?
+    /// The bytes of the names (the class, its chain and hints), which every object of the class shows.
+    var nameBytes: Int
+}
+
+/// A class description's strings in one byte string: the name, then the chain (or a mark that
+/// there is none), then the hints (or a mark), each list a count and each string a length and
+/// its UTF-8. Two descriptions with the same signature describe the same class.
+struct ClassSignature {
+    var bytes: [UInt8]
+    private static let absent = UInt32.max
+
+    /// A signature written into `storage`'s capacity.
+    init(reusing storage: inout [UInt8]) {
+        bytes = storage
+        storage = []
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    mutating func append(_ string: UnsafeRawBufferPointer) {
+        appendCount(string.count)
+        bytes.append(contentsOf: string)
+    }
+
+    mutating func appendCount(_ count: Int) {
+        withUnsafeBytes(of: UInt32(count).littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func setCount(_ count: Int, at offset: Int) {
+        withUnsafeBytes(of: UInt32(count).littleEndian) { bytes.replaceSubrange(offset..<(offset + 4), with: $0) }
+    }
+
+    mutating func appendAbsence() {
+        withUnsafeBytes(of: Self.absent.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// The class the signature describes.
+    var tapeClass: TapeClass {
+        var reader = Reader(bytes: bytes)
+        let name = reader.string()
+        let chain = reader.count().map { count in (0..<count).map { _ in reader.string() } } ?? [name]
+        let hints = reader.count().map { count in (0..<count).map { _ in reader.string() } }
+        return TapeClass(name: name, chain: chain, hints: hints)
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var position = 0
+
+        /// A list's count, or nil for the mark of an absent list.
+        mutating func count() -> Int? {
+            var value: UInt32 = 0
+            for shift in 0..<4 { value |= UInt32(bytes[position + shift]) << (8 * shift) }
+            position += 4
+            return value == ClassSignature.absent ? nil : Int(value)
+        }
+
+        mutating func string() -> String {
+            let length = count()!
+            defer { position += length }
+            return String(decoding: bytes[position..<(position + length)], as: UTF8.self)
         }
     }
 }

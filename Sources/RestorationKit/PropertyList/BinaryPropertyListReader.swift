@@ -32,55 +32,37 @@ private struct Trailer {
 /// access checked against the buffer. Valid only inside `withTable`, which holds the bytes.
 struct BinaryPropertyList: PropertyListObjectTable {
     let buffer: UnsafeRawBufferPointer
-    /// Holds the bytes for the data values `object` makes, which outlive the table. Unowned:
-    /// `withTable` keeps it alive while the table is used, and tables are copied often (each
-    /// closure of the streaming renderer captures one), where copying a slice's reference cost
-    /// a twentieth of a large dump's instructions in reference counting.
-    private unowned(unsafe) let sourceBox: SourceBox
-    let base: Int
+    /// The bytes `buffer` points into, which data values are slices of.
+    let source: ArraySlice<UInt8>
+    /// The index of the buffer's first byte in the array it was read from: offsets in errors are
+    /// the array's, so that a nested archive's point into the file that holds it.
+    var base: Int { source.startIndex }
     private let trailer: Trailer
-
-    private final class SourceBox {
-        let bytes: ArraySlice<UInt8>
-
-        init(_ bytes: ArraySlice<UInt8>) {
-            self.bytes = bytes
-        }
-    }
-
-    /// The bytes the table reads.
-    var source: ArraySlice<UInt8> {
-        sourceBox.bytes
-    }
 
     /// Runs `body` with the table of `bytes` (whose trailer is checked first).
     static func withTable<T, E: Error>(
         _ bytes: ArraySlice<UInt8>, _ body: (BinaryPropertyList) throws(E) -> T
     ) throws(E) -> T where E: PropertyListErrorConvertible {
-        let box = SourceBox(bytes)
-        let result: Result<T, E> = withExtendedLifetime(box) {
-            bytes.withUnsafeBytes { buffer in
-                do throws(E) {
-                    let table: BinaryPropertyList
-                    do throws(PropertyListError) {
-                        table = try BinaryPropertyList(buffer: buffer, sourceBox: box)
-                    } catch {
-                        throw E(error)
-                    }
-                    return .success(try body(table))
+        let result: Result<T, E> = bytes.withUnsafeBytes { buffer in
+            do throws(E) {
+                let table: BinaryPropertyList
+                do throws(PropertyListError) {
+                    table = try BinaryPropertyList(buffer: buffer, source: bytes)
                 } catch {
-                    return .failure(error)
+                    throw E(error)
                 }
+                return .success(try body(table))
+            } catch {
+                return .failure(error)
             }
         }
         return try result.get()
     }
 
-    private init(buffer: UnsafeRawBufferPointer, sourceBox: SourceBox) throws(PropertyListError) {
+    private init(buffer: UnsafeRawBufferPointer, source: ArraySlice<UInt8>) throws(PropertyListError) {
         self.buffer = buffer
-        self.sourceBox = sourceBox
-        self.base = sourceBox.bytes.startIndex
-        self.trailer = try Self.readTrailer(buffer, base: base)
+        self.source = source
+        self.trailer = try Self.readTrailer(buffer, base: source.startIndex)
     }
 
     var objectCount: Int { trailer.objectCount }

@@ -48,7 +48,7 @@ public struct PropertyListReader: Sendable {
 
     /// Whether `bytes` begin, after an optional byte-order mark and white space, with an XML
     /// declaration, a doctype or a `<plist` element.
-    static func looksLikeXML(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func looksLikeXML<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool where Bytes.SubSequence == Bytes {
         var rest = bytes
         if rest.starts(with: [0xEF, 0xBB, 0xBF]) {
             rest = rest.dropFirst(3)

@@ -90,7 +90,7 @@ struct StreamedEntry: Sendable {
                 let range = views[index].bytes
                 nestedBytes += range.count
                 try output.countNode()
-                let viewBytes = table.source[(table.base + range.lowerBound)..<(table.base + range.upperBound)]
+                let viewBytes = copy[(table.base + range.lowerBound)..<(table.base + range.upperBound)]
                 try BinaryPropertyList.withTable(viewBytes) { (view) throws(GiveUp) in
                     let viewArchive = try StreamedArchiveRenderer(table: view, budget: budget, context: context)
                     try viewArchive.withEntries(of: viewArchive.top) { (fields) throws(GiveUp) in try viewArchive.writeFields(fields, to: &output) }

@@ -73,7 +73,10 @@ enum StreamedShape: Equatable {
 
     /// Whether the decoder reads these bytes as a property list (see `NestedArchiveReader`).
     static func holdsPropertyList(_ table: BinaryPropertyList, start: Int, count: Int) -> Bool {
-        let slice = table.source[(table.base + start)..<(table.base + start + count)]
-        return (try? PropertyListReader.format(of: slice)) != nil
+        let bytes = table.inputBytes(start, count)
+        if bytes.starts(with: BinaryPropertyListReader.magic) { return true }
+        // Another `bplist` version is refused; anything else is read as XML if it looks like it.
+        if bytes.starts(with: BinaryPropertyListReader.magic.prefix(6)) || bytes.isEmpty { return false }
+        return PropertyListReader.looksLikeXML(bytes[...])
     }
 }
