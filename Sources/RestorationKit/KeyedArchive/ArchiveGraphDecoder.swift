@@ -40,12 +40,20 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         self.baseDepth = baseDepth
     }
 
-    /// Checks the root dictionary and decodes `$top`; returns the archive's node.
-    mutating func decodeArchive(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    /// Pushes this archive's table entries on the state (before `isKeyedArchive` and
+    /// `decodeArchive`, which share them).
+    mutating func pushEntries(_ s: inout DecodingState) {
         entryBase = s.tableEntries.count
         entryCount = min(table.objectCount, Self.cachedObjects)
         s.tableEntries.append(contentsOf: repeatElement(DecodingState.TableEntry(), count: entryCount))
-        defer { s.tableEntries.removeSubrange(entryBase...) }
+    }
+
+    func popEntries(_ s: inout DecodingState) {
+        s.tableEntries.removeSubrange(entryBase...)
+    }
+
+    /// Checks the root dictionary and decodes `$top`; returns the archive's node.
+    mutating func decodeArchive(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
         guard case .dictionary(let root) = try object(table.topObject, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: a property list whose root is \(try describe(table.topObject, &s)), not a dictionary")
         }
@@ -496,10 +504,6 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Whether the root is a dictionary whose `$archiver` is "NSKeyedArchiver".
     mutating func isKeyedArchive(_ s: inout DecodingState) throws(ArchiveError) -> Bool {
-        entryBase = s.tableEntries.count
-        entryCount = min(table.objectCount, Self.cachedObjects)
-        s.tableEntries.append(contentsOf: repeatElement(DecodingState.TableEntry(), count: entryCount))
-        defer { s.tableEntries.removeSubrange(entryBase...) }
         guard case .dictionary(let root) = try object(table.topObject, &s),
               let archiver = try member(named: "$archiver", of: root, &s)
         else { return false }
@@ -540,7 +544,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         let index = try member(position, of: dictionary, &s)
         let cached = index < entryCount
         if cached, s.tableEntries[entryBase + index].key.kind == .string {
-            return (s.tableEntries[entryBase + index].key, s.tableEntries[entryBase + index].keySize)
+            return (s.tableEntries[entryBase + index].key, Int(s.tableEntries[entryBase + index].keySize))
         }
         let node: TapeNode
         let size: Int
@@ -555,9 +559,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         default:
             throw s.error(.unreadable, "dictionary key (object \(index)) is not a string", at: table.byteOffset(of: dictionary.index))
         }
-        if cached {
+        if cached, let keySize = UInt32(exactly: size) {
             s.tableEntries[entryBase + index].key = node
-            s.tableEntries[entryBase + index].keySize = size
+            s.tableEntries[entryBase + index].keySize = keySize
         }
         return (node, size)
     }
@@ -644,6 +648,8 @@ struct NestedArchiveReader {
         _ nested: Nested, input: ArraySlice<UInt8>, inSource: Bool, bytes: ArraySlice<UInt8>, depth: Int, _ s: inout DecodingState
     ) throws(ArchiveError) -> NestedOutcome {
         var decoder = ArchiveGraphDecoder<Nested>(table: nested, input: input, inSource: inSource, archiveDepth: archiveDepth + 1, baseDepth: depth)
+        decoder.pushEntries(&s)
+        defer { decoder.popEntries(&s) }
         guard try decoder.isKeyedArchive(&s) else {
             try s.checkPropertyList(nested)
             return .notKeyedArchive

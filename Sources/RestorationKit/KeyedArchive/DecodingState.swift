@@ -52,7 +52,8 @@ struct DecodingState {
     /// itself is a cycle).
     struct TableEntry {
         var key = TapeNode.null
-        var keySize = 0
+        /// The key's size as written (a key is shorter than the input, at most 1 GiB).
+        var keySize: UInt32 = 0
         var isOpen = false
     }
 
@@ -115,6 +116,8 @@ struct DecodingState {
     mutating func decodeRoot<Table: PropertyListObjectTable>(_ table: Table, input: ArraySlice<UInt8>, inSource: Bool) throws(ArchiveError) -> ArchiveTape {
         do throws(ArchiveError) {
             var decoder = ArchiveGraphDecoder(table: table, input: input, inSource: inSource, archiveDepth: 0, baseDepth: 0)
+            decoder.pushEntries(&self)
+            defer { decoder.popEntries(&self) }
             let root = try decoder.decodeArchive(&self)
             return ArchiveTape(tape, root: root)
         } catch where error.kind == .notKeyedArchive {
