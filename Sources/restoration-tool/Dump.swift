@@ -51,6 +51,9 @@ struct Dump: ParsableCommand {
         var documents: [DumpDocument] = []
         var wroteText = false
         let formatter = TextDumpFormatter(demangle: !noDemangle, style: TextStyle(enabled: color.enabled))
+        // The last archive read stays alive until the process ends: freeing its values one by
+        // one would take a large share of the run (see `Console.finish`).
+        var lastArchive: RestorationArchive?
         for file in files {
             if json {
                 // Read for JSON alone, which lets a plain archive take the streaming road.
@@ -69,6 +72,7 @@ struct Dump: ParsableCommand {
             var archive: RestorationArchive
             do {
                 archive = try RestorationArchive(contentsOf: file, limits: decoding.limits, interpret: !raw)
+                lastArchive = archive
                 if let prefix = restriction(for: archive, file: file) {
                     archive = archive.restricted(to: prefix)
                 }
@@ -93,7 +97,7 @@ struct Dump: ParsableCommand {
                 status = max(status, ExitStatus.unreadable)
             }
         }
-        Console.finish(status)
+        withExtendedLifetime(lastArchive) { Console.finish(status) }
     }
 
     /// The `--path` prefix to show, if any and if `archive` has identifier paths (a note otherwise).

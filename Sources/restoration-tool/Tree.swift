@@ -55,11 +55,15 @@ struct Tree: ParsableCommand {
         var graphs: [(file: String, tree: RestorationTree)] = []
         var wroteText = false
         let formatter = TreeTextFormatter(style: TextStyle(enabled: color.enabled), demangle: !noDemangle)
+        // The last archive read stays alive until the process ends: freeing its values one by
+        // one would take a large share of the run (see `Console.finish`).
+        var lastArchive: RestorationArchive?
         for file in files {
             guard let archive = Console.readRestorationArchive(file, limits: decoding.limits) else {
                 status = ExitStatus.unreadable
                 continue
             }
+            lastArchive = archive
             let tree = RestorationTree(archive)
             switch chosenFormat {
             case .json:
@@ -88,6 +92,6 @@ struct Tree: ParsableCommand {
                 status = ExitStatus.unreadable
             }
         }
-        Console.finish(status)
+        withExtendedLifetime(lastArchive) { Console.finish(status) }
     }
 }

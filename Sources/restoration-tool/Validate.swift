@@ -66,6 +66,9 @@ struct Validate: ParsableCommand {
         var status = ExitStatus.success
         var reports: [ValidationReport] = []
         let validator = ArchiveValidator(expectedBundleVersion: bundleVersion)
+        // The last archive read stays alive until the process ends: freeing its values one by
+        // one would take a large share of the run (see `Console.finish`).
+        var lastArchive: RestorationArchive?
         for argument in files {
             let input = Self.trimmingTrailingSlashes(argument)
             let archives: [(path: String, sidecarFolders: [String])]
@@ -89,7 +92,7 @@ struct Validate: ParsableCommand {
             }
             for (path, sidecarFolders) in archives {
                 let isScene = sidecarFolders.count == 2
-                guard let report = validateArchive(path, sidecarFolders: sidecarFolders, isScene: isScene, validator) else {
+                guard let report = validateArchive(path, sidecarFolders: sidecarFolders, isScene: isScene, validator, keeping: &lastArchive) else {
                     status = max(status, ExitStatus.unreadable)
                     continue
                 }
@@ -111,13 +114,15 @@ struct Validate: ParsableCommand {
                 status = ExitStatus.unreadable
             }
         }
-        Console.finish(status)
+        withExtendedLifetime(lastArchive) { Console.finish(status) }
     }
 
     /// Validates one archive file; nil (after an error line) when it cannot be read or is not a
     /// restoration archive, `.some(nil)` when it is a scene's user-activity state, which has
     /// nothing to validate.
-    private func validateArchive(_ path: String, sidecarFolders: [String], isScene: Bool, _ validator: ArchiveValidator) -> ValidationReport?? {
+    private func validateArchive(
+        _ path: String, sidecarFolders: [String], isScene: Bool, _ validator: ArchiveValidator, keeping kept: inout RestorationArchive?
+    ) -> ValidationReport?? {
         let archive: RestorationArchive
         do {
             // An archive found in a directory is not followed if it is a link, FIFO or device.
@@ -136,6 +141,7 @@ struct Validate: ParsableCommand {
             return nil
         }
         var diagnostics = validator.validate(archive)
+        kept = archive
         for folder in sidecarFolders {
             diagnostics += SavedStateDirectory.sidecarDiagnostics(in: folder, limits: decoding.limits)
         }

@@ -357,19 +357,20 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         var signature = ClassSignature(reusing: &s.classSignature)
         defer { s.classSignature = signature.bytes }
         let index = try member(Int(uid), of: objects, &s)
-        guard case .dictionary(let description) = try object(index, &s),
-              let nameIndex = try member(named: "$classname", of: description, &s),
-              try appendString(nameIndex, to: &signature, &s)
-        else {
+        var fields: (name: Int?, chain: Int?, hints: Int?) = (nil, nil, nil)
+        if case .dictionary(let description) = try object(index, &s) {
+            fields = try classFields(description, &s)
+        }
+        guard let nameIndex = fields.name, try appendString(nameIndex, to: &signature, &s) else {
             throw s.error(.malformed, "the $class of object \(owner) (UID \(uid)) is \(try describe(index, &s)) without a $classname, not a class dictionary")
         }
         // Without a `$classes` array the chain is the class alone.
-        if let chainIndex = try member(named: "$classes", of: description, &s), case .array(let names) = try object(chainIndex, &s) {
+        if let chainIndex = fields.chain, case .array(let names) = try object(chainIndex, &s) {
             try appendStrings(names, to: &signature, &s)
         } else {
             signature.appendAbsence()
         }
-        if let hintsIndex = try member(named: "$classhints", of: description, &s) {
+        if let hintsIndex = fields.hints {
             if case .array(let names) = try object(hintsIndex, &s) {
                 try appendStrings(names, to: &signature, &s)
             } else {
@@ -379,21 +380,40 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             signature.appendAbsence()
         }
         let info: ArchiveClassInfo
-        if let known = s.knownClasses.first(where: { $0.signature == signature.bytes }) {
-            info = known.info
+        if let known = s.knownClasses.find(signature.bytes) {
+            info = known
         } else {
             let tapeClass = signature.tapeClass
             let names = [tapeClass.name] + tapeClass.chain + (tapeClass.hints ?? [])
             info = ArchiveClassInfo(
                 index: s.tape.intern(tapeClass), foundation: FoundationValues.kind(ofClass: tapeClass.name),
                 nameBytes: names.reduce(0) { $0 + TextEscaping.writtenSize($1) })
-            if s.knownClasses.count < 64 { s.knownClasses.append((signature.bytes, info)) }
+            s.knownClasses.add(signature.bytes, info)
         }
         // Hostile archives may hold thousands of class descriptions: keep the list searched short.
         if classes.count < 64 {
             classes.append((Int(uid), info))
         }
         return info
+    }
+
+    /// The values of a class description's `$classname`, `$classes` and `$classhints` (the first
+    /// of each), read in one pass over its keys.
+    private func classFields(_ description: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> (name: Int?, chain: Int?, hints: Int?) {
+        var found: (name: Int?, chain: Int?, hints: Int?) = (nil, nil, nil)
+        // Keys past the three are not read (a damaged one there is no error), as three
+        // searches stopping at their key would not read them.
+        for position in 0..<description.count where found.name == nil || found.chain == nil || found.hints == nil {
+            let (key, _) = try key(position, of: description, &s)
+            if found.name == nil, s.tape.textEquals(key, "$classname") {
+                found.name = try member(description.count + position, of: description, &s)
+            } else if found.chain == nil, s.tape.textEquals(key, "$classes") {
+                found.chain = try member(description.count + position, of: description, &s)
+            } else if found.hints == nil, s.tape.textEquals(key, "$classhints") {
+                found.hints = try member(description.count + position, of: description, &s)
+            }
+        }
+        return found
     }
 
     /// Appends the string at `index` to the signature; false when it is not a string.

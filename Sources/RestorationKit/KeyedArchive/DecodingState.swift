@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What one file's decoding carries through its nested archives: the tape being written, the
 /// limits' counts, where in the archive decoding is, and the scratch of the archives under way.
 ///
@@ -26,7 +32,7 @@ struct DecodingState {
     var tableEntries: [TableEntry] = []
     /// Class descriptions met in this file, by their strings (see `ClassSignature`), and the
     /// bytes of the one being read.
-    var knownClasses: [(signature: [UInt8], info: ArchiveClassInfo)] = []
+    var knownClasses = KnownClasses()
     var classSignature: [UInt8] = []
 
     init(limits: DecodingLimits, allowsConcurrency: Bool) {
@@ -142,6 +148,36 @@ struct DecodingState {
         } catch {
             throw self.error(error)
         }
+    }
+}
+
+/// Class descriptions met in a file, by signature: their bytes kept in one array, so that a
+/// search compares bytes without reference counting. At most 64 are kept (hostile archives may
+/// describe thousands of classes; a class not kept is only read again).
+struct KnownClasses {
+    private var signatures: [UInt8] = []
+    private var ends: [Int] = []
+    private var infos: [ArchiveClassInfo] = []
+
+    func find(_ signature: [UInt8]) -> ArchiveClassInfo? {
+        signatures.withUnsafeBytes { stored in
+            signature.withUnsafeBytes { wanted in
+                var start = 0
+                for (index, end) in ends.enumerated() {
+                    defer { start = end }
+                    guard end - start == wanted.count else { continue }
+                    if wanted.count == 0 || memcmp(stored.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0 { return infos[index] }
+                }
+                return nil
+            }
+        }
+    }
+
+    mutating func add(_ signature: [UInt8], _ info: ArchiveClassInfo) {
+        guard infos.count < 64 else { return }
+        signatures.append(contentsOf: signature)
+        ends.append(signatures.count)
+        infos.append(info)
     }
 }
 
