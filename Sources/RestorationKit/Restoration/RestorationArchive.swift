@@ -119,7 +119,9 @@ public struct RestorationArchive: Hashable, Sendable {
     mutating func readObjects(_ pending: PendingObjects, allowsConcurrency: Bool) {
         let classMap = restorationClassMap
         let (listed, streamed) = (pending.listed, pending.streamed)
-        objects = Self.map(Array(listed.indices), concurrently: allowsConcurrency) { position in
+        // Reading an object's views copies its state: shallow work (no recursion into values),
+        // for which a small stack is enough.
+        objects = DeepStack.map(Array(listed.indices), concurrently: allowsConcurrency, stackSize: 1 << 20) { position in
             let path = listed[position].path
             var object = !streamed.isEmpty && streamed[position]
                 ? RestorationObject(identifierPath: path, state: nil)
@@ -177,23 +179,6 @@ public struct RestorationArchive: Hashable, Sendable {
             return RestorationObject(identifierPath: path, state: nil, stateProblem: "its entry is \(value.kindDescription), not a keyed archive", undecodedEntry: value)
         case nil:
             return RestorationObject(identifierPath: path, state: nil, stateProblem: "the archive has no entry for this path")
-        }
-    }
-
-    /// `transform` applied to every element, on all processors when there are many: reading an
-    /// object's views copies its state, and an archive may hold tens of thousands of objects.
-    private static func map<Element, Result>(
-        _ elements: [Element], concurrently: Bool, _ transform: (Element) -> Result
-    ) -> [Result] {
-        guard concurrently, elements.count >= 256, DeepStack.availableThreads > 1 else {
-            return elements.map(transform)
-        }
-        return [Result](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
-            // Shallow work (no recursion into values): a small stack is enough.
-            DeepStack.concurrentPerform(count: elements.count, threads: DeepStack.availableThreads, stackSize: 1 << 20) { index in
-                (buffer.baseAddress! + index).initialize(to: transform(elements[index]))
-            }
-            initialized = elements.count
         }
     }
 

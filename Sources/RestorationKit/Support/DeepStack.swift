@@ -57,6 +57,22 @@ extension DeepStack {
         return max(1, min(8, online))
     }()
 
+    /// `transform` applied to every element, on all processors (workers with `stackSize` bytes of
+    /// stack) when there are many: an archive may hold tens of thousands of saved objects.
+    static func map<Element, Result>(
+        _ elements: [Element], concurrently: Bool, stackSize: Int, _ transform: (Element) -> Result
+    ) -> [Result] {
+        guard concurrently, elements.count >= 256, availableThreads > 1 else {
+            return elements.map(transform)
+        }
+        return [Result](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
+            concurrentPerform(count: elements.count, threads: availableThreads, stackSize: stackSize) { index in
+                (buffer.baseAddress! + index).initialize(to: transform(elements[index]))
+            }
+            initialized = elements.count
+        }
+    }
+
     /// Calls `body(index)` for every index in `0..<count`, spread over the calling thread and up
     /// to `threads - 1` workers of the pool with at least `stackSize` bytes of stack; returns when
     /// all calls have. Indices are handed out in small batches, in order. Workers that are busy

@@ -5,17 +5,8 @@ extension ArchiveTape {
     /// archive's saved objects) are made on all processors, `stackSize` bytes of stack each.
     func keyedArchive(concurrently: Bool, stackSize: Int) -> KeyedArchive {
         let (first, count) = (root.first, root.memberCount)
-        let threads = DeepStack.availableThreads
-        guard concurrently, count >= 256, threads > 1 else { return archive(root) }
-        var keys: [String] = []
-        keys.reserveCapacity(count)
-        for position in 0..<count { keys.append(string(nodes[first + position])) }
-        let values = [ArchiveValue](unsafeUninitializedCapacity: count) { buffer, initialized in
-            DeepStack.concurrentPerform(count: count, threads: threads, stackSize: stackSize) { position in
-                (buffer.baseAddress! + position).initialize(to: value(nodes[first + count + position]))
-            }
-            initialized = count
-        }
+        let keys = (0..<count).map { string(nodes[first + $0]) }
+        let values = DeepStack.map(Array(0..<count), concurrently: concurrently, stackSize: stackSize) { value(nodes[first + count + $0]) }
         return KeyedArchive(top: ArchiveFields(keys: keys, values: values), version: .integer(KeyedArchive.archiverVersion))
     }
 
