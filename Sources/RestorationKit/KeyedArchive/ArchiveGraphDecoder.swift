@@ -143,16 +143,13 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// The node of an object already read.
     private mutating func node(for item: PropertyListItem, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
         switch item {
-        case .inputString(let start, let count):
+        case .inputString, .textString:
+            let (node, size) = stringNode(item, &s)!
             try s.consume(1)
-            return try inputString(start: start, count: count, &s)
-        case .textString(let offset, let count):
-            let node = TapeNode(.string, count: count, payload: UInt64(offset))
-            try s.consume(1)
-            try s.consumeBytes(s.tape.withBytes(of: node) { TextEscaping.writtenSize($0) })
+            try s.consumeBytes(size)
             return node
         case .inputData(let start, let count):
-            return try data(start: start, count: count, depth: depth, &s)
+            return try data(input[(input.startIndex + start)..<(input.startIndex + start + count)], inSource: inSource, depth: depth, &s)
         case .scalar(let value):
             return try scalar(value, depth: depth, &s)
         case .array(let array):
@@ -181,18 +178,31 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
     }
 
-    /// A string node for UTF-8 in the table's buffer, left in the input when the input is the
-    /// tape's source; its text counted.
-    private func inputString(start: Int, count: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        let bytes = table.inputBytes(start, count)
-        try s.consumeBytes(TextEscaping.writtenSize(bytes))
-        return bytesNode(.string, start: start, bytes: bytes, &s)
+    /// The node of a string item (left in the input when the input is the tape's source, else
+    /// in the tape's text) and its size as written; nil for any other item.
+    private func stringNode(_ item: PropertyListItem, _ s: inout DecodingState) -> (node: TapeNode, size: Int)? {
+        switch item {
+        case .inputString(let start, let count):
+            let bytes = table.inputBytes(start, count)
+            let node = inSource
+                ? TapeNode(.string, flags: .inSource, count: count, payload: UInt64(input.startIndex + start))
+                : s.tape.appendText(.string, bytes)
+            return (node, TextEscaping.writtenSize(bytes))
+        case .textString(let offset, let count):
+            let node = TapeNode(.string, count: count, payload: UInt64(offset))
+            return (node, s.tape.withBytes(of: node) { TextEscaping.writtenSize($0) })
+        default:
+            return nil
+        }
     }
 
-    /// A node of `kind` for bytes of the table's buffer: left in the input, or copied to the text.
-    private func bytesNode(_ kind: TapeKind, start: Int, bytes: UnsafeRawBufferPointer, _ s: inout DecodingState) -> TapeNode {
-        guard inSource else { return s.tape.appendText(kind, bytes) }
-        return TapeNode(kind, flags: .inSource, count: bytes.count, payload: UInt64(input.startIndex + start))
+    /// Runs `body` with a string item's UTF-8 (nil for any other item), without making a node.
+    private func withStringBytes<Result>(_ item: PropertyListItem, _ s: inout DecodingState, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        switch item {
+        case .inputString(let start, let count): return body(table.inputBytes(start, count))
+        case .textString(let offset, let count): return s.tape.text.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
+        default: return nil
+        }
     }
 
     /// Moves a finished container's children to the tape (see `TapeBuilder`); fails when the
@@ -218,11 +228,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         case .uid(let uid):
             return try reference(uid, depth: depth, &s)
         case .data(let bytes):
-            return try data(bytes, inTable: false, depth: depth, &s)
-        case .string(let string):
-            try s.consume(1)
-            try s.consumeText(string)
-            return s.tape.string(string)
+            return try data(bytes, inSource: false, depth: depth, &s)
         case .integer(let integer):
             try s.consume(1)
             return s.tape.integer(integer)
@@ -238,9 +244,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         case .date(let date):
             try s.consume(1)
             return TapeNode(.date, payload: date.bitPattern)
-        case .array, .dictionary:
-            // Tables hand containers over as `.array`/`.dictionary` objects, never as scalars.
-            preconditionFailure("a property-list table returned a container as a scalar")
+        case .string, .array, .dictionary:
+            // Tables hand strings and containers over as items of their own, never as scalars.
+            preconditionFailure("a property-list table returned a string or a container as a scalar")
         }
     }
 
@@ -338,11 +344,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private func isNull(_ item: PropertyListItem, _ s: inout DecodingState) -> Bool {
         let null: StaticString = "$null"
         let expected = UnsafeRawBufferPointer(start: null.utf8Start, count: null.utf8CodeUnitCount)
-        switch item {
-        case .inputString(let start, let count): return table.inputBytes(start, count).elementsEqual(expected)
-        case .textString(let offset, let count): return s.tape.text[offset..<(offset + count)].elementsEqual(expected)
-        default: return false
-        }
+        return withStringBytes(item, &s) { $0.elementsEqual(expected) } ?? false
     }
 
     private mutating func classInfo(_ uid: UInt64, of owner: Int, _ s: inout DecodingState) throws(ArchiveError) -> ArchiveClassInfo {
@@ -418,12 +420,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Appends the string at `index` to the signature; false when it is not a string.
     private func appendString(_ index: Int, to signature: inout ClassSignature, _ s: inout DecodingState) throws(ArchiveError) -> Bool {
-        switch try item(index, &s) {
-        case .inputString(let start, let count): signature.append(table.inputBytes(start, count))
-        case .textString(let offset, let count): s.tape.text.withUnsafeBytes { signature.append(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
-        default: return false
-        }
-        return true
+        withStringBytes(try item(index, &s), &s) { signature.append($0) } != nil
     }
 
     /// Appends the strings of an array of class names (others are left out).
@@ -439,20 +436,15 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     // MARK: Data and nested archives
 
-    private mutating func data(start: Int, count: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        let bytes = input[(input.startIndex + start)..<(input.startIndex + start + count)]
-        return try data(bytes, inTable: true, depth: depth, &s)
-    }
-
-    /// Data: a nested archive, or bytes. `inTable`: the bytes are a slice of `input`.
-    private mutating func data(_ bytes: ArraySlice<UInt8>, inTable: Bool, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    /// Data: a nested archive, or bytes (`inSource`: a slice of the tape's source).
+    private func data(_ bytes: ArraySlice<UInt8>, inSource: Bool, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
         if archiveDepth == 0, s.leavesOuterDataUndecoded {
             try s.consume(1)
             try s.consumeData(bytes.count)
-            guard inTable, inSource else { return bytes.withUnsafeBytes { s.tape.appendText(.data, $0) } }
+            guard inSource else { return bytes.withUnsafeBytes { s.tape.appendText(.data, $0) } }
             return TapeNode(.data, flags: [.inSource, .undecoded], count: bytes.count, payload: UInt64(bytes.startIndex))
         }
-        return try NestedArchiveReader(archiveDepth: archiveDepth, inSource: inTable && inSource).value(of: bytes, depth: depth, &s)
+        return try NestedArchiveReader(archiveDepth: archiveDepth, inSource: inSource).value(of: bytes, depth: depth, &s)
     }
 
     /// Decodes, on all processors, the nested archives `$top` refers to (UIKit's one per saved
@@ -566,17 +558,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         if cached, s.tableEntries[entryBase + index].key.kind == .string {
             return (s.tableEntries[entryBase + index].key, Int(s.tableEntries[entryBase + index].keySize))
         }
-        let node: TapeNode
-        let size: Int
-        switch try item(index, &s) {
-        case .inputString(let start, let count):
-            let bytes = table.inputBytes(start, count)
-            size = TextEscaping.writtenSize(bytes)
-            node = bytesNode(.string, start: start, bytes: bytes, &s)
-        case .textString(let offset, let count):
-            node = TapeNode(.string, count: count, payload: UInt64(offset))
-            size = s.tape.withBytes(of: node) { TextEscaping.writtenSize($0) }
-        default:
+        guard let (node, size) = stringNode(try item(index, &s), &s) else {
             throw s.error(.unreadable, "dictionary key (object \(index)) is not a string", at: table.byteOffset(of: dictionary.index))
         }
         if cached, let keySize = UInt32(exactly: size) {
