@@ -19,8 +19,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private var entryCount = 0
     /// Containers being decoded past the table entries (hostile tables only).
     private var openBeyondEntries = Set<Int>()
-    /// Class descriptions met so far, by UID (an archive has a handful).
-    private var classes: [(uid: Int, info: ArchiveClassInfo)] = []
+    /// Where this archive's class descriptions met so far start in the state's scratch.
+    private var classBase = 0
     /// Nested archives decoded ahead (see `prefetchNestedArchives`), by UID.
     private var prefetched: [Int: PrefetchedArchive] = [:]
     /// The tapes the nested archives were decoded into, one per batch, until they join the
@@ -40,7 +40,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         self.baseDepth = baseDepth
     }
 
-    /// Pushes this archive's table entries on the state (before `isKeyedArchive` and
+    /// Pushes this archive's table entries on the state (before `keyedArchiveRoot` and
     /// `decodeArchive`, which share them).
     mutating func pushEntries(_ s: inout DecodingState) {
         entryBase = s.tableEntries.count
@@ -60,11 +60,41 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         guard let archiver = try member(named: "$archiver", of: root, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: a plain property list (its root dictionary has no $archiver key)")
         }
-        guard try string(archiver, &s) == "NSKeyedArchiver" else {
+        guard try isArchiverName(archiver, &s) else {
             var shown = try describe(archiver, &s)
             if let name = try string(archiver, &s) { shown = "'\(name)'" }
             throw s.error(.notKeyedArchive, "not a keyed archive: $archiver is \(shown), not 'NSKeyedArchiver'")
         }
+        return try decodeArchive(root: root, &s)
+    }
+
+    /// The root dictionary, when it is a keyed archive's (its `$archiver` is "NSKeyedArchiver").
+    mutating func keyedArchiveRoot(_ s: inout DecodingState) throws(ArchiveError) -> PropertyListContainer? {
+        guard case .dictionary(let root) = try object(table.topObject, &s),
+              let archiver = try member(named: "$archiver", of: root, &s),
+              try isArchiverName(archiver, &s)
+        else { return nil }
+        return root
+    }
+
+    /// Whether the string at `index` is "NSKeyedArchiver" as Swift compares strings: byte for
+    /// byte when ASCII, by canonical equivalence otherwise.
+    private func isArchiverName(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> Bool {
+        let expected: StaticString = "NSKeyedArchiver"
+        let comparison = withStringBytes(try item(index, &s), &s) { bytes -> Bool? in
+            if bytes.elementsEqual(UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)) { return true }
+            return bytes.allSatisfy { $0 < 0x80 } ? false : nil
+        }
+        switch comparison {
+        case .some(.some(let equal)): return equal
+        case .some(.none): return try string(index, &s) == "NSKeyedArchiver"
+        case .none: return false
+        }
+    }
+
+    /// Decodes `$top` of a root dictionary whose `$archiver` was checked; returns the
+    /// archive's node.
+    mutating func decodeArchive(root: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
         let topIndex = try member(named: "$top", of: root, &s)
         guard let topIndex, case .dictionary(let top) = try object(topIndex, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: $top is \(try describe(topIndex, &s)), not a dictionary")
@@ -102,7 +132,11 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         self.objects = objects
         slotBase = s.slots.count
         s.slots.append(contentsOf: repeatElement(DecodingState.ObjectSlot(), count: objects.count))
-        defer { s.slots.removeSubrange(slotBase...) }
+        classBase = s.archiveClasses.count
+        defer {
+            s.slots.removeSubrange(slotBase...)
+            s.archiveClasses.removeSubrange(classBase...)
+        }
         prefetchNestedArchives(in: top, &s)
         let mark = s.tape.stack.count
         let count = try pushFields(of: top, depth: baseDepth + 1, skippingClass: false, &s)
@@ -150,6 +184,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             return node
         case .inputData(let start, let count):
             return try data(input[(input.startIndex + start)..<(input.startIndex + start + count)], inSource: inSource, depth: depth, &s)
+        case .treeData(let index):
+            guard case .scalar(.data(let bytes)) = try object(index, &s) else { preconditionFailure("a tree's data item is not data") }
+            return try data(bytes, inSource: false, depth: depth, &s)
         case .scalar(let value):
             return try scalar(value, depth: depth, &s)
         case .array(let array):
@@ -223,12 +260,10 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
     }
 
-    private mutating func scalar(_ value: PropertyListValue, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    private mutating func scalar(_ value: PropertyListScalar, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
         switch value {
         case .uid(let uid):
             return try reference(uid, depth: depth, &s)
-        case .data(let bytes):
-            return try data(bytes, inSource: false, depth: depth, &s)
         case .integer(let integer):
             try s.consume(1)
             return s.tape.integer(integer)
@@ -244,9 +279,6 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         case .date(let date):
             try s.consume(1)
             return TapeNode(.date, payload: date.bitPattern)
-        case .string, .array, .dictionary:
-            // Tables hand strings and containers over as items of their own, never as scalars.
-            preconditionFailure("a property-list table returned a string or a container as a scalar")
         }
     }
 
@@ -325,7 +357,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             try checkDepth(depth, &s)
             return try node(for: item, depth: depth, &s)
         }
-        guard case .scalar(.uid(let classUID)) = try object(classIndex, &s) else {
+        guard case .scalar(.uid(let classUID)) = try self.item(classIndex, &s) else {
             throw s.error(.malformed, "object \(uid) has a $class that is \(try describe(classIndex, &s)), not a UID")
         }
         let info = try classInfo(classUID, of: uid, &s)
@@ -351,8 +383,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         guard uid < UInt64(objects.count) else {
             throw s.error(.malformed, "object \(owner) has $class UID \(uid), out of range: $objects has \(objects.count) entries")
         }
-        if let known = classes.first(where: { $0.uid == Int(uid) }) {
-            return known.info
+        for position in classBase..<s.archiveClasses.count where s.archiveClasses[position].uid == Int(uid) {
+            return s.archiveClasses[position].info
         }
         // The description's strings as bytes (see `ClassSignature`): every archive describes
         // its classes again, and most describe the same few.
@@ -393,8 +425,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             s.knownClasses.add(signature.bytes, info)
         }
         // Hostile archives may hold thousands of class descriptions: keep the list searched short.
-        if classes.count < 64 {
-            classes.append((Int(uid), info))
+        if s.archiveClasses.count - classBase < 64 {
+            s.archiveClasses.append((Int(uid), info))
         }
         return info
     }
@@ -461,7 +493,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         for position in 0..<top.count {
             // Whatever is odd here is left to the walk, which reports it in place.
             guard let valueIndex = try? member(top.count + position, of: top, &s),
-                  case .scalar(.uid(let uid))? = try? object(valueIndex, &s), uid < UInt64(objects.count),
+                  case .scalar(.uid(let uid))? = try? item(valueIndex, &s), uid < UInt64(objects.count),
                   let dataIndex = try? member(Int(uid), of: objects, &s),
                   case .inputData(let start, let count)? = try? item(dataIndex, &s),
                   table.inputBytes(start, count).starts(with: BinaryPropertyListReader.magic),
@@ -513,14 +545,6 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private static var prefetchThreshold: Int { 64 }
     /// The depth at which the outer archive's walk meets the objects `$top` refers to.
     private static var topValueDepth: Int { 1 }
-
-    /// Whether the root is a dictionary whose `$archiver` is "NSKeyedArchiver".
-    mutating func isKeyedArchive(_ s: inout DecodingState) throws(ArchiveError) -> Bool {
-        guard case .dictionary(let root) = try object(table.topObject, &s),
-              let archiver = try member(named: "$archiver", of: root, &s)
-        else { return false }
-        return try string(archiver, &s) == "NSKeyedArchiver"
-    }
 
     // MARK: Table access, with errors placed in the archive
 
@@ -652,14 +676,14 @@ struct NestedArchiveReader {
         var decoder = ArchiveGraphDecoder<Nested>(table: nested, input: input, inSource: inSource, archiveDepth: archiveDepth + 1, baseDepth: depth)
         decoder.pushEntries(&s)
         defer { decoder.popEntries(&s) }
-        guard try decoder.isKeyedArchive(&s) else {
+        guard let root = try decoder.keyedArchiveRoot(&s) else {
             try s.checkPropertyList(nested)
             return .notKeyedArchive
         }
         guard archiveDepth + 1 < s.limits.maxArchiveDepth else {
             throw s.error(.limitExceeded, "keyed archives nest deeper than the limit of \(levels(s.limits.maxArchiveDepth))", at: bytes.startIndex)
         }
-        return .archive(try decoder.decodeArchive(&s))
+        return .archive(try decoder.decodeArchive(root: root, &s))
     }
 }
 

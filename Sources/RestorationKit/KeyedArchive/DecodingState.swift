@@ -33,6 +33,9 @@ struct DecodingState {
     /// Class descriptions met in this file, by their strings (see `ClassSignature`), and the
     /// bytes of the one being read.
     var knownClasses = KnownClasses()
+    /// The class descriptions each archive under way has met, by UID (an archive has a
+    /// handful), pushed and popped like `slots`.
+    var archiveClasses: [(uid: Int, info: ArchiveClassInfo)] = []
     var classSignature: [UInt8] = []
 
     init(limits: DecodingLimits, allowsConcurrency: Bool) {

@@ -35,10 +35,35 @@ enum PropertyListItem {
     case textString(offset: Int, count: Int)
     /// Data in the input: `count` bytes at `start` of the table's buffer.
     case inputData(start: Int, count: Int)
+    /// Data of a table read from a tree: `object(index)` holds its bytes.
+    case treeData(index: Int)
     /// Any other value but an array or a dictionary.
-    case scalar(PropertyListValue)
+    case scalar(PropertyListScalar)
     case array(PropertyListContainer)
     case dictionary(PropertyListContainer)
+}
+
+/// A value that is neither a string, data nor a container: an item holds no reference, so the
+/// decoder copies items without reference counting.
+enum PropertyListScalar {
+    case integer(Int128)
+    case real(Double)
+    case float(Float)
+    case boolean(Bool)
+    case date(Double)
+    case uid(UInt64)
+
+    init?(_ value: PropertyListValue) {
+        switch value {
+        case .integer(let integer): self = .integer(integer)
+        case .real(let real): self = .real(real)
+        case .float(let float): self = .float(float)
+        case .boolean(let boolean): self = .boolean(boolean)
+        case .date(let date): self = .date(date)
+        case .uid(let uid): self = .uid(uid)
+        case .string, .data, .array, .dictionary: return nil
+        }
+    }
 }
 
 /// One object of a `PropertyListObjectTable`.
@@ -69,7 +94,10 @@ extension PropertyListObjectTable {
             let offset = text.count
             text.append(contentsOf: string.utf8)
             return .textString(offset: offset, count: text.count - offset)
-        case .scalar(let value): return .scalar(value)
+        case .scalar(.data): return .treeData(index: index)
+        case .scalar(let value):
+            guard let scalar = PropertyListScalar(value) else { preconditionFailure("a table returned a container as a scalar") }
+            return .scalar(scalar)
         case .array(let container): return .array(container)
         case .dictionary(let container): return .dictionary(container)
         }
