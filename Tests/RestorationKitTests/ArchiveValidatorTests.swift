@@ -113,6 +113,21 @@ final class ArchiveValidatorTests: XCTestCase {
         XCTAssertEqual(PathRules.malformation(IdentifierPath("A/:[0]:/:[1]:/B")), "two index components follow each other")
     }
 
+    /// ASCII paths are judged from their bytes; the answer must be the components' answer.
+    func testMalformationOfASCIIPathsMatchesTheComponents() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["A", "b", ":", "[", "]", "0", "7", "/", ":[", "]:", ":[1]:", ":[12]:", ":[1234567890]:", "\r\n"]
+        var differences: [String] = []
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let path = IdentifierPath(text)
+            if PathRules.malformation(path) != PathRules.componentMalformation(path) { differences.append(text) }
+        }
+        XCTAssertEqual(differences, [])
+        // Not ASCII: the components decide (`[` followed by a combining mark is not `[`).
+        XCTAssertEqual(PathRules.malformation(IdentifierPath("A/:[\u{301}0]:")), PathRules.componentMalformation(IdentifierPath("A/:[\u{301}0]:")))
+    }
+
     func testVersionAndMetadata() {
         let old = archive(paths: ["Root"], objects: ["Root": controller], major: .integer(3))
         XCTAssertEqual(rules(ArchiveValidator().validate(old)), ["error:unsupported-version"])

@@ -59,6 +59,25 @@ public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
         return .malformedIndex(text)
     }
 
+    /// What a component is, without its text.
+    enum Shape {
+        case identifier, index, malformedIndex
+    }
+
+    /// The shape `parse` gives an ASCII component, read from its bytes (in ASCII a Character is
+    /// a byte wherever `:`, `[` and `]` are concerned).
+    static func shape(ofASCII bytes: UnsafeBufferPointer<UInt8>) -> Shape {
+        let count = bytes.count
+        let opens = count >= 2 && bytes[0] == UInt8(ascii: ":") && bytes[1] == UInt8(ascii: "[")
+        let closes = count >= 2 && bytes[count - 2] == UInt8(ascii: "]") && bytes[count - 1] == UInt8(ascii: ":")
+        guard opens || closes else { return .identifier }
+        if opens, closes, count >= 5, count - 4 <= 9,
+           bytes[2..<(count - 2)].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return .index
+        }
+        return .malformedIndex
+    }
+
     /// The identifiers alone, index components left out.
     public var identifiers: [String] {
         components.compactMap { component in

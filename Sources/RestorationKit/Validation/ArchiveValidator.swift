@@ -11,12 +11,21 @@ public struct ArchiveValidator: Sendable {
     /// Every defect found, archive-level ones first, then object by object in save order.
     public func validate(_ archive: RestorationArchive) -> [Diagnostic] {
         // Walking values recurses once per nesting level (see `DeepStack`).
-        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
+        let stackSize = DeepStack.stackSize(for: .default)
+        return DeepStack.run(stackSize: stackSize) {
             let context = ValidationContext(archive)
-            var diagnostics: [Diagnostic] = []
-            diagnostics += MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion)
-            diagnostics += PathRules.check(context)
-            diagnostics += ReferenceRules.check(context)
+            var diagnostics = MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion)
+            // The path and reference rules read the archive independently: on a large archive
+            // two processors run them at once, and their findings join in this order.
+            var findings: [[Diagnostic]] = [[], []]
+            let threads = archive.objects.count >= 256 ? min(2, DeepStack.availableThreads) : 1
+            findings.withUnsafeMutableBufferPointer { findings in
+                DeepStack.concurrentPerform(count: 2, threads: threads, stackSize: stackSize) { part in
+                    findings[part] = part == 0 ? PathRules.check(context) : ReferenceRules.check(context)
+                }
+            }
+            diagnostics += findings[0]
+            diagnostics += findings[1]
             return diagnostics
         }
     }
@@ -42,8 +51,8 @@ final class ValidationContext {
 
     init(_ archive: RestorationArchive) {
         self.archive = archive
-        listed = Set(archive.identifierPaths.map(\.rawValue))
-        saved = Set(archive.objects.filter { $0.state != nil || $0.undecodedEntry != nil }.map(\.identifierPath.rawValue))
-        viewPaths = Set(archive.objects.flatMap { $0.views.map(\.identifierPath.rawValue) })
+        listed = Set(archive.identifierPaths.lazy.map(\.rawValue))
+        saved = Set(archive.objects.lazy.filter { $0.state != nil || $0.undecodedEntry != nil }.map(\.identifierPath.rawValue))
+        viewPaths = Set(archive.objects.lazy.flatMap { $0.views.lazy.map(\.identifierPath.rawValue) })
     }
 }

@@ -66,6 +66,13 @@ enum PathRules {
     /// Why a path is malformed, or nil.
     static func malformation(_ path: IdentifierPath) -> String? {
         if path.rawValue.isEmpty { return "it is empty" }
+        var text = path.rawValue
+        if let answer = text.withUTF8(asciiMalformation) { return answer }
+        return componentMalformation(path)
+    }
+
+    /// `malformation` of any non-empty path, from its parsed components.
+    static func componentMalformation(_ path: IdentifierPath) -> String? {
         let components = path.components
         if path.rawComponents.contains("") { return "it has an empty component" }
         for component in components {
@@ -79,6 +86,38 @@ enum PathRules {
             if case .index = first, case .index = second { return "two index components follow each other" }
         }
         return nil
+    }
+
+    /// `malformation` of an ASCII path, read from its bytes without splitting it into strings
+    /// (the validator asks for every saved object); nil for a path that is not ASCII, whose
+    /// components `IdentifierPath.parse` compares as Characters.
+    private static func asciiMalformation(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+        let slash = UInt8(ascii: "/")
+        var previous: UInt8 = slash
+        for byte in bytes {
+            guard byte < 0x80 else { return nil }
+            if byte == slash, previous == slash { return "it has an empty component" }
+            previous = byte
+        }
+        if previous == slash { return "it has an empty component" }
+        var shapes: (first: IdentifierPath.Shape?, last: IdentifierPath.Shape?, indexFollowsIndex: Bool) = (nil, nil, false)
+        var start = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: slash) ?? bytes.count
+            let component = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let shape = IdentifierPath.shape(ofASCII: component)
+            if shape == .malformedIndex {
+                return "'\(String(decoding: component, as: UTF8.self))' is not an index component of the form :[n]:"
+            }
+            if shape == .index, shapes.last == .index { shapes.indexFollowsIndex = true }
+            if shapes.first == nil { shapes.first = shape }
+            shapes.last = shape
+            start = end + 1
+        }
+        if shapes.first == .index { return "it starts with an index component" }
+        if shapes.last == .index { return "it ends in an index component" }
+        if shapes.indexFollowsIndex { return "two index components follow each other" }
+        return .some(nil)
     }
 
     /// View entries left under `kViewRestorationDataKey` because they are not view archives.
