@@ -15,8 +15,8 @@ enum Console {
         writeAll(text, to: 1)
     }
 
-    static func write(bytes: [UInt8]) {
-        bytes.withUnsafeBytes { writeAll($0, to: 1) }
+    static func write(bytes: UnsafeRawBufferPointer) {
+        writeAll(bytes, to: 1)
     }
 
     /// The default of `--max-output-size`: past four times the text a 20 000-object archive

@@ -81,13 +81,15 @@ struct Dump: ParsableCommand {
                 status = max(status, ExitStatus.unreadable)
                 continue
             }
-            guard let text = formatter.formatBytes(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) else {
+            let written = formatter.withFormattedBytes(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) { text in
+                if wroteText { Console.write("\n") }
+                Console.write(bytes: text)
+            }
+            guard written else {
                 Console.outputTooLarge(file: file, limit: decoding.maxOutputBytes)
                 status = max(status, ExitStatus.unreadable)
                 continue
             }
-            if wroteText { Console.write("\n") }
-            Console.write(bytes: text)
             wroteText = true
         }
         // Several files always give an array, even an empty one: the output's shape must not

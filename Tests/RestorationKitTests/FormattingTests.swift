@@ -122,6 +122,37 @@ final class FormattingTests: XCTestCase {
         XCTAssertTrue(text.contains("    key7" + String(repeating: ".", count: 64 - 4 + 4) + "7\n"), text.prefix(2000).description)
     }
 
+    /// The text writer pads by characters, not bytes, labels arrays by index, and writes
+    /// numbers and quotes as `String` would (the expected lines are the string-built writer's).
+    func testLabelsAndSummariesAsWritten() {
+        let state = ArchiveFields([
+            ("e\u{301}cole", .integer(-9_223_372_036_854_775_808)),
+            ("ctl\u{1B}\n", .integer(9_223_372_036_854_775_813)),
+            ("👨‍👩‍👧", .string("say \"hi\" \\ \u{200B}")),
+            ("list", .array((0..<11).map { ArchiveValue.integer(Int128($0)) })),
+        ])
+        let archive = RestorationArchive(archive: KeyedArchive(top: ArchiveFields([
+            (RestorationKeys.majorVersion, .integer(2)), (RestorationKeys.identifierPaths, .array([.string("Root")])),
+            ("Root", .archive(KeyedArchive(top: state))),
+        ])))
+        let lines = TextDumpFormatter().format(archive, file: "f").split(separator: "\n").map(String.init)
+        for expected in [
+            "    école..................-9223372036854775808",
+            "    ctl\\u{1b}\\n............9223372036854775813",
+            "    👨\\u{200d}👩\\u{200d}👧....\"say \\\"hi\\\" \\\\ \\u{200b}\"",
+            "    list...................Array (11 items)",
+            "        [0].....0",
+            "        [10]....10",
+        ] {
+            XCTAssertTrue(lines.contains(expected), "missing \(expected) in \(lines)")
+        }
+        let formatter = TextDumpFormatter()
+        XCTAssertEqual(formatter.summary(.cycle(7)), "(cycle: back to $objects[7], which contains this value)")
+        XCTAssertEqual(formatter.summary(.dictionary(ArchiveDictionary(entries: [.init(key: .integer(1), value: .null)]))), "Dictionary (1 entry)")
+        XCTAssertEqual(formatter.summary(.data(ArchiveData(bytes: [1, 2][...], archiveError: "bad\n"))), "2 bytes: 01 02 (not a readable keyed archive: bad\\n)")
+        XCTAssertEqual(formatter.summary(.url(ArchiveURL(base: .null, relative: "a\"b"))), "URL \"a\\\"b\"")
+    }
+
     func testBase64() {
         XCTAssertEqual(ByteFormatting.base64([UInt8]()), "")
         XCTAssertEqual(ByteFormatting.base64(Array("f".utf8)), "Zg==")

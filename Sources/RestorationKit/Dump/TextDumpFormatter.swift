@@ -39,13 +39,24 @@ package struct TextDumpFormatter: Sendable {
         formatBytes(archive, file: file, outputLimit: outputLimit).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The text as UTF-8 bytes, or nil once it would be longer than `outputLimit` bytes: what
-    /// `dump` writes, without making a `String` of it first.
+    /// The text as UTF-8 bytes, or nil once it would be longer than `outputLimit` bytes.
     public func formatBytes(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [UInt8]? {
-        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(archive, file: file, outputLimit: outputLimit) }
+        var text: [UInt8]?
+        _ = withFormattedBytes(archive, file: file, outputLimit: outputLimit) { text = Array($0) }
+        return text
     }
 
-    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [UInt8]? {
+    /// Calls `body` with the text as UTF-8 bytes, valid during the call, and returns true; false,
+    /// without calling it, once the text would be longer than `outputLimit` bytes. What `dump`
+    /// writes, without making a `String` or an array of it first.
+    public func withFormattedBytes(_ archive: RestorationArchive, file: String, outputLimit: Int, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        let out = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(archive, file: file, outputLimit: outputLimit) }
+        guard !out.isFull else { return false }
+        out.withBytes(body)
+        return true
+    }
+
+    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> TextOutput {
         var out = TextOutput(limit: outputLimit)
         out.line(style.paint("File: " + RawPath.display(file), .bold))
         // Notes first: they say how to read what follows (a generic archive, keys left over).
@@ -69,7 +80,7 @@ package struct TextDumpFormatter: Sendable {
             out.line("Top-Level Keys:")
             fields(archive.appState.entries, indent: 1, into: &out)
         }
-        return out.isFull ? nil : out.bytes
+        return out
     }
 
     // MARK: Sections
@@ -87,8 +98,8 @@ package struct TextDumpFormatter: Sendable {
         }
         let rows: [(String, String)] = [
             ("Archive Version", version),
-            ("Bundle Version", archive.bundleVersion.map(quoted) ?? "(none)"),
-            ("System Version", archive.systemVersion.map(quoted) ?? "(none)"),
+            ("Bundle Version", archive.bundleVersion.map { summary(.string($0)) } ?? "(none)"),
+            ("System Version", archive.systemVersion.map { summary(.string($0)) } ?? "(none)"),
             ("Timestamp", archive.timestamp.map(dateText) ?? "(none)"),
             ("User Interface Idiom", idiom ?? "(none)"),
         ]
@@ -143,22 +154,42 @@ package struct TextDumpFormatter: Sendable {
         String(repeating: ".", count: max(min(longest, maximumAlignedLabel) - label.count, 0) + 4)
     }
 
-    /// Writes each entry on a line of its own: indentation, its label, dots up to the longest
-    /// label's end, the value's summary; then a container's children, one level deeper.
+    /// Writes each entry on a line of its own: indentation, its label (the key, escaped), dots
+    /// up to the longest label's end, the value's summary; then a container's children, one
+    /// level deeper.
     private func fields<Entries: Sequence>(_ entries: Entries, indent: Int, into out: inout TextOutput) where Entries.Element == (String, ArchiveValue) {
         var longest = 0
         for (key, _) in entries {
-            longest = max(longest, Self.width(TextEscaping.escape(key)))
+            longest = max(longest, Self.labelWidth(key))
         }
         for (key, value) in entries where !out.isFull {
-            let label = TextEscaping.escape(key)
-            out.indent(indent)
-            out.append(label)
-            out.repeating(UInt8(ascii: "."), max(min(longest, Self.maximumAlignedLabel) - Self.width(label), 0) + 4)
-            writeSummary(value, into: &out)
-            out.endLine()
-            children(of: value, indent: indent + 1, into: &out)
+            entry(value, indent: indent, longest: longest, into: &out) { $0.appendLabel(key) }
         }
+    }
+
+    /// Writes the elements of an array or set as `fields` writes entries, labelled `[index]`.
+    private func elements(_ elements: [ArchiveValue], indent: Int, into out: inout TextOutput) {
+        // The longest label is the last index's.
+        let longest = TextOutput.decimalWidth(elements.count - 1) + 2
+        for (index, value) in elements.enumerated() where !out.isFull {
+            entry(value, indent: indent, longest: longest, into: &out) { out in
+                out.append("[")
+                out.appendDecimal(index)
+                out.append("]")
+                return TextOutput.decimalWidth(index) + 2
+            }
+        }
+    }
+
+    /// One entry's line, its label written by `label` (which returns the label's width), then
+    /// the value's children.
+    private func entry(_ value: ArchiveValue, indent: Int, longest: Int, into out: inout TextOutput, label: (inout TextOutput) -> Int) {
+        out.indent(indent)
+        let width = label(&out)
+        out.dots(max(min(longest, Self.maximumAlignedLabel) - width, 0) + 4)
+        writeSummary(value, into: &out)
+        out.endLine()
+        children(of: value, indent: indent + 1, into: &out)
     }
 
     /// The children of a container, as `fields` writes them.
@@ -166,7 +197,7 @@ package struct TextDumpFormatter: Sendable {
         switch value {
         case .array(let elements), .set(let elements), .orderedSet(let elements):
             guard !elements.isEmpty else { return }
-            fields(elements.indices.lazy.map { ("[\($0)]", elements[$0]) }, indent: indent, into: &out)
+            self.elements(elements, indent: indent, into: &out)
         case .dictionary(let dictionary):
             guard dictionary.count > 0 else { return }
             fields(dictionary.entries.lazy.map { entry in
@@ -186,8 +217,13 @@ package struct TextDumpFormatter: Sendable {
 
     /// How many characters `label` takes, as `String.count` counts them; ASCII, the usual
     /// case, without breaking it into grapheme clusters.
-    private static func width(_ label: String) -> Int {
+    fileprivate static func width(_ label: String) -> Int {
         TextEscaping.isPlainASCII(label) || label.utf8.allSatisfy({ $0 < 0x80 }) ? label.utf8.count : label.count
+    }
+
+    /// The width of `key` once escaped; plain ASCII, the usual case, is not escaped.
+    private static func labelWidth(_ key: String) -> Int {
+        TextEscaping.isPlainASCII(key) ? key.utf8.count : width(TextEscaping.escape(key))
     }
 
     private func aligned(_ rows: [(String, String)], indent: Int, into out: inout TextOutput) {
@@ -197,66 +233,101 @@ package struct TextDumpFormatter: Sendable {
         }
     }
 
-    /// Writes `summary(value)`, the common kinds without making a string first.
+    /// Writes the one-line description of a value; containers are followed by their `children`.
     private func writeSummary(_ value: ArchiveValue, into out: inout TextOutput) {
         switch value {
-        case .string(let string):
-            out.append("\"")
-            out.append(TextEscaping.escape(string).replacingQuotes())
-            out.append("\"")
-        case .integer(let integer):
-            out.append(String(integer))
-        case .boolean(let boolean):
-            out.append(boolean ? "Yes" : "No")
-        default:
-            out.append(summary(value))
+        case .null: out.append("nil")
+        case .string(let string): writeQuoted(string, into: &out)
+        case .integer(let integer): out.appendDecimal(integer)
+        case .real(let real): out.append(realText(real))
+        case .float(let float): out.append(float.isFinite ? float.description : realText(Double(float)))
+        case .boolean(let boolean): out.append(boolean ? "Yes" : "No")
+        case .date(let seconds): out.append(dateText(seconds))
+        case .data(let data):
+            out.appendDecimal(data.bytes.count)
+            out.append(" bytes")
+            if !data.bytes.isEmpty {
+                out.append(": ")
+                out.append(ByteFormatting.hexPreview(data.bytes, limit: previewBytes))
+            }
+            if let error = data.archiveError {
+                out.append(" (not a readable keyed archive: ")
+                out.appendEscaped(error)
+                out.append(")")
+            }
+        case .array(let elements): writeCount(elements.count, "Array (", "item", "items", into: &out)
+        case .set(let elements): writeCount(elements.count, "Set (", "item", "items", into: &out)
+        case .orderedSet(let elements): writeCount(elements.count, "Ordered Set (", "item", "items", into: &out)
+        case .dictionary(let dictionary): writeCount(dictionary.count, "Dictionary (", "entry", "entries", into: &out)
+        case .uuid(let bytes):
+            out.append("UUID ")
+            out.append(ByteFormatting.uuidString(bytes))
+        case .url(let url):
+            out.append("URL ")
+            writeQuoted(url.relative, into: &out)
+            if url.base != .null { out.append(" relative to:") }
+        case .object(let object):
+            writeClassName(object.className, into: &out)
+            for superclass in object.classChain.dropFirst() {
+                out.append(" : ")
+                out.appendEscaped(superclass)
+            }
+            if let hints = object.classHints {
+                out.append(" (class hints: ")
+                for (index, hint) in hints.enumerated() {
+                    if index > 0 { out.append(", ") }
+                    out.appendEscaped(hint)
+                }
+                out.append(")")
+            }
+        case .reference(let path):
+            out.append("Object Identifier Proxy: ")
+            out.appendEscaped(path)
+        case .archive(let archive): writeCount(archive.top.count, "Keyed Archive (", "key", "keys", into: &out)
+        case .cycle(let uid):
+            out.append("(cycle: back to $objects[")
+            out.appendDecimal(uid)
+            out.append("], which contains this value)")
         }
     }
 
-    /// The one-line description of a value; containers are followed by their `children`.
+    /// The one-line description of a value, as `dump` writes it.
     func summary(_ value: ArchiveValue) -> String {
-        switch value {
-        case .null: return "nil"
-        case .string(let string): return quoted(string)
-        case .integer(let integer): return String(integer)
-        case .real(let real): return realText(real)
-        case .float(let float): return float.isFinite ? float.description : realText(Double(float))
-        case .boolean(let boolean): return boolean ? "Yes" : "No"
-        case .date(let seconds): return dateText(seconds)
-        case .data(let data):
-            var text = "\(data.bytes.count) bytes"
-            if !data.bytes.isEmpty {
-                text += ": " + ByteFormatting.hexPreview(data.bytes, limit: previewBytes)
-            }
-            if let error = data.archiveError {
-                text += " (not a readable keyed archive: " + TextEscaping.escape(error) + ")"
-            }
-            return text
-        case .array(let elements): return "Array (\(count(elements.count, "item")))"
-        case .set(let elements): return "Set (\(count(elements.count, "item")))"
-        case .orderedSet(let elements): return "Ordered Set (\(count(elements.count, "item")))"
-        case .dictionary(let dictionary): return "Dictionary (\(count(dictionary.count, "entry", "entries")))"
-        case .uuid(let bytes): return "UUID " + ByteFormatting.uuidString(bytes)
-        case .url(let url): return "URL " + quoted(url.relative) + (url.base == .null ? "" : " relative to:")
-        case .object(let object):
-            let superclasses = object.classChain.dropFirst().map { TextEscaping.escape($0) }
-            let hints = object.classHints.map { " (class hints: " + $0.map { TextEscaping.escape($0) }.joined(separator: ", ") + ")" } ?? ""
-            return classNameText(object.className) + (superclasses.isEmpty ? "" : " : " + superclasses.joined(separator: " : ")) + hints
-        case .reference(let path): return "Object Identifier Proxy: " + TextEscaping.escape(path)
-        case .archive(let archive): return "Keyed Archive (\(count(archive.top.count, "key")))"
-        case .cycle(let uid): return "(cycle: back to $objects[\(uid)], which contains this value)"
+        var out = TextOutput(limit: .max)
+        writeSummary(value, into: &out)
+        return out.string
+    }
+
+    /// `prefix`, then `count` and its noun, then `)`: a container's summary.
+    private func writeCount(_ count: Int, _ prefix: StaticString, _ noun: StaticString, _ plural: StaticString, into out: inout TextOutput) {
+        out.append(prefix)
+        out.appendDecimal(count)
+        out.append(" ")
+        out.append(count == 1 ? noun : plural)
+        out.append(")")
+    }
+
+    private func writeQuoted(_ string: String, into out: inout TextOutput) {
+        out.append("\"")
+        out.appendEscaped(string, quotes: true)
+        out.append("\"")
+    }
+
+    private func writeClassName(_ name: String, into out: inout TextOutput) {
+        if demangle, let demangled = SwiftDemangler.demangle(name) {
+            out.appendEscaped(demangled)
+            out.append(" (")
+            out.append(name)
+            out.append(")")
+        } else {
+            out.appendEscaped(name)
         }
     }
 
     private func classNameText(_ name: String) -> String {
-        if demangle, let demangled = SwiftDemangler.demangle(name) {
-            return TextEscaping.escape(demangled) + " (" + name + ")"
-        }
-        return TextEscaping.escape(name)
-    }
-
-    private func quoted(_ string: String) -> String {
-        "\"" + TextEscaping.escape(string).replacingQuotes() + "\""
+        var out = TextOutput(limit: .max)
+        writeClassName(name, into: &out)
+        return out.string
     }
 
     private func dateText(_ seconds: Double) -> String {
@@ -269,14 +340,20 @@ package struct TextDumpFormatter: Sendable {
         return real.description
     }
 
-    private func count(_ number: Int, _ noun: String, _ plural: String? = nil) -> String {
-        "\(number) " + (number == 1 ? noun : plural ?? noun + "s")
-    }
 }
 
-/// The text being written, as UTF-8 bytes.
+/// The text being written, as UTF-8 bytes, into a `ByteBuffer` (appending millions of small
+/// pieces to an `Array` costs a uniqueness check and a generic copy each).
 private struct TextOutput {
-    private(set) var bytes: [UInt8] = []
+    private let buffer = ByteBuffer(capacity: 1 << 16)
+
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        body(buffer.bytes)
+    }
+
+    var string: String {
+        String(decoding: buffer.bytes, as: UTF8.self)
+    }
     /// The most bytes the text may take; past it, lines are dropped and `isFull` is true.
     let limit: Int
     private(set) var isFull = false
@@ -297,25 +374,95 @@ private struct TextOutput {
 
     mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { buffer.append(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
     mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        buffer.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    mutating func repeating(_ byte: UInt8, _ count: Int) {
-        bytes.append(contentsOf: repeatElement(byte, count: count))
+    /// `text` escaped (see `TextEscaping.escape`), and its double quotes too when `quotes`:
+    /// printable ASCII, the usual case, copied as it is.
+    mutating func appendEscaped(_ text: String, quotes: Bool = false) {
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            let raw = UnsafeRawBufferPointer(utf8)
+            guard TextEscaping.isPlainASCII(raw) else { return false }
+            guard quotes, raw.contains(UInt8(ascii: "\"")) else {
+                buffer.append(contentsOf: raw)
+                return true
+            }
+            for byte in utf8 {
+                if byte == UInt8(ascii: "\"") { buffer.append(UInt8(ascii: "\\")) }
+                buffer.append(byte)
+            }
+            return true
+        }
+        guard !copied else { return }
+        let escaped = TextEscaping.escape(text)
+        append(quotes ? escaped.replacingQuotes() : escaped)
+    }
+
+    /// Appends `key` escaped, as a label; returns its width (see `TextDumpFormatter.width`).
+    mutating func appendLabel(_ key: String) -> Int {
+        if TextEscaping.isPlainASCII(key) {
+            append(key)
+            return key.utf8.count
+        }
+        let label = TextEscaping.escape(key)
+        append(label)
+        return TextDumpFormatter.width(label)
+    }
+
+    /// `value` in decimal, as `String(value)` spells it.
+    mutating func appendDecimal<Value: BinaryInteger>(_ value: Value) {
+        guard let small = Int64(exactly: value) else { return append(String(value)) }
+        var magnitude = small.magnitude
+        // Twenty bytes hold Int64.min's nineteen digits and its sign.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if small < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...])))
+        }
+    }
+
+    /// How many characters `appendDecimal` writes for a count or index.
+    static func decimalWidth(_ value: Int) -> Int {
+        var width = 1
+        var rest = value
+        while rest >= 10 || rest <= -10 {
+            rest /= 10
+            width += 1
+        }
+        return value < 0 ? width + 1 : width
+    }
+
+    /// Spaces and dots are written from these, not byte by byte.
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 4 * TextDumpFormatter.maximumIndent)
+    private static let dotRun = [UInt8](repeating: UInt8(ascii: "."), count: TextDumpFormatter.maximumAlignedLabel + 4)
+
+    /// `count` dots (at most `maximumAlignedLabel + 4`).
+    mutating func dots(_ count: Int) {
+        Self.dotRun.withUnsafeBytes { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
     /// The indentation of nesting `level` (see `TextDumpFormatter.indentation`).
     mutating func indent(_ level: Int) {
-        repeating(UInt8(ascii: " "), 4 * min(level, TextDumpFormatter.maximumIndent))
+        let count = 4 * min(level, TextDumpFormatter.maximumIndent)
+        Self.spaces.withUnsafeBytes { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         if level > TextDumpFormatter.maximumIndent { append("(level \(level)) ") }
     }
 
     mutating func endLine() {
-        bytes.append(UInt8(ascii: "\n"))
-        isFull = bytes.count > limit
+        buffer.append(UInt8(ascii: "\n"))
+        isFull = buffer.count > limit
     }
 }

@@ -32,24 +32,24 @@ package enum TextEscaping {
     /// Whether `text` is printable ASCII without a backslash: what `escape` leaves as it is.
     /// Native strings are checked in place, a word of bytes at a time.
     static func isPlainASCII(_ text: String) -> Bool {
-        if let plain = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
-            var index = 0
-            // Eight bytes at a time: a byte below 0x20 or above 0x7E, or a backslash, is rare.
-            while index + 8 <= bytes.count {
-                let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                if !wordIsPlain(word) { return false }
-                index += 8
-            }
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x20 || byte > 0x7E || byte == 0x5C { return false }
-                index += 1
-            }
-            return true
-        }) {
-            return plain
+        var text = text
+        return text.withUTF8 { isPlainASCII(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether UTF-8 `bytes` are printable ASCII without a backslash.
+    static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        // Eight bytes at a time: a byte below 0x20 or above 0x7E, or a backslash, is rare.
+        while index + 8 <= bytes.count {
+            if !wordIsPlain(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
+            index += 8
         }
-        return text.utf8.allSatisfy { (0x20...0x7E).contains($0) && $0 != 0x5C }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte > 0x7E || byte == 0x5C { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Whether none of the eight bytes is below 0x20, above 0x7E, or a backslash (the classic
