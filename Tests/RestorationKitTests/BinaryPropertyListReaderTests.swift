@@ -113,12 +113,12 @@ final class BinaryPropertyListReaderTests: XCTestCase {
     func testIsASCIIAtEveryPositionAndLength() {
         for length in 0...20 {
             let ascii = (0..<length).map { UInt8(0x7F - $0) }
-            XCTAssertTrue(ascii.withUnsafeBytes(BinaryPropertyList.isASCII), "length \(length)")
+            XCTAssertTrue(ascii.withUnsafeBytes(\.isASCII), "length \(length)")
             for position in 0..<length {
                 for high: UInt8 in [0x80, 0xC3, 0xFF] {
                     var bytes = ascii
                     bytes[position] = high
-                    XCTAssertFalse(bytes.withUnsafeBytes(BinaryPropertyList.isASCII), "\(high) at \(position) of \(length)")
+                    XCTAssertFalse(bytes.withUnsafeBytes(\.isASCII), "\(high) at \(position) of \(length)")
                 }
             }
         }
@@ -126,8 +126,8 @@ final class BinaryPropertyListReaderTests: XCTestCase {
         let tail: [UInt8] = Array("abcdefgh".utf8) + [0xFF, 0xFF]
         tail.withUnsafeBytes { buffer in
             for length in 0...8 {
-                XCTAssertTrue(BinaryPropertyList.isASCII(UnsafeRawBufferPointer(rebasing: buffer[..<length])), "prefix \(length)")
-                XCTAssertTrue(BinaryPropertyList.isASCII(UnsafeRawBufferPointer(rebasing: buffer[(8 - length)..<8])), "suffix \(length)")
+                XCTAssertTrue(UnsafeRawBufferPointer(rebasing: buffer[..<length]).isASCII, "prefix \(length)")
+                XCTAssertTrue(UnsafeRawBufferPointer(rebasing: buffer[(8 - length)..<8]).isASCII, "suffix \(length)")
             }
         }
     }

@@ -22,6 +22,23 @@ final class IdentifierPathTests: XCTestCase {
         XCTAssertEqual(path.lastIdentifier, "BNRDetailViewController")
     }
 
+    /// An ASCII path's last identifier is found from its bytes: the same as the components'.
+    func testLastIdentifierMatchesTheComponents() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["A", "b", ":", "[", "]", "0", "/", ":[", "]:", ":[3]:", ":[1234567890]:", "\r\n"]
+        var differences: [String] = []
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let path = IdentifierPath(text)
+            if path.lastIdentifier != path.identifiers.last { differences.append(text) }
+        }
+        XCTAssertEqual(differences, [])
+        XCTAssertEqual(IdentifierPath("A/:[0]:").lastIdentifier, "A")
+        XCTAssertNil(IdentifierPath(":[0]:").lastIdentifier)
+        XCTAssertEqual(IdentifierPath("A/").lastIdentifier, "")
+        XCTAssertEqual(IdentifierPath("Caf\u{E9}/:[1]:").lastIdentifier, "Caf\u{E9}")
+    }
+
     func testMalformedComponents() {
         XCTAssertEqual(IdentifierPath.parse(":[x]:"), .malformedIndex(":[x]:"))
         XCTAssertEqual(IdentifierPath.parse(":[1]"), .malformedIndex(":[1]"))

@@ -293,7 +293,7 @@ package struct TextDumpFormatter: Sendable {
 
     /// The one-line description of a value, as `dump` writes it.
     func summary(_ value: ArchiveValue) -> String {
-        var out = TextOutput(limit: .max)
+        var out = TextOutput()
         writeSummary(value, into: &out)
         return out.string
     }
@@ -325,7 +325,7 @@ package struct TextDumpFormatter: Sendable {
     }
 
     private func classNameText(_ name: String) -> String {
-        var out = TextOutput(limit: .max)
+        var out = TextOutput()
         writeClassName(name, into: &out)
         return out.string
     }
@@ -339,70 +339,10 @@ package struct TextDumpFormatter: Sendable {
         if real.isInfinite { return real < 0 ? "-inf" : "inf" }
         return real.description
     }
-
 }
 
-/// The text being written, as UTF-8 bytes, into a `ByteBuffer` (appending millions of small
-/// pieces to an `Array` costs a uniqueness check and a generic copy each).
-private struct TextOutput {
-    private let buffer = ByteBuffer(capacity: 1 << 16)
-
-    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
-        body(buffer.bytes)
-    }
-
-    var string: String {
-        String(decoding: buffer.bytes, as: UTF8.self)
-    }
-    /// The most bytes the text may take; past it, lines are dropped and `isFull` is true.
-    let limit: Int
-    private(set) var isFull = false
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    mutating func line(_ line: String) {
-        guard !isFull else { return }
-        append(line)
-        endLine()
-    }
-
-    mutating func blank() {
-        line("")
-    }
-
-    mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { buffer.append(contentsOf: UnsafeRawBufferPointer($0)) }
-    }
-
-    mutating func append(_ text: StaticString) {
-        buffer.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    /// `text` escaped (see `TextEscaping.escape`), and its double quotes too when `quotes`:
-    /// printable ASCII, the usual case, copied as it is.
-    mutating func appendEscaped(_ text: String, quotes: Bool = false) {
-        var text = text
-        let copied = text.withUTF8 { utf8 -> Bool in
-            let raw = UnsafeRawBufferPointer(utf8)
-            guard TextEscaping.isPlainASCII(raw) else { return false }
-            guard quotes, raw.contains(UInt8(ascii: "\"")) else {
-                buffer.append(contentsOf: raw)
-                return true
-            }
-            for byte in utf8 {
-                if byte == UInt8(ascii: "\"") { buffer.append(UInt8(ascii: "\\")) }
-                buffer.append(byte)
-            }
-            return true
-        }
-        guard !copied else { return }
-        let escaped = TextEscaping.escape(text)
-        append(quotes ? escaped.replacingQuotes() : escaped)
-    }
-
+/// The dump's own pieces: labels, padding and indentation.
+private extension TextOutput {
     /// Appends `key` escaped, as a label; returns its width (see `TextDumpFormatter.width`).
     mutating func appendLabel(_ key: String) -> Int {
         if TextEscaping.isPlainASCII(key) {
@@ -414,55 +354,19 @@ private struct TextOutput {
         return TextDumpFormatter.width(label)
     }
 
-    /// `value` in decimal, as `String(value)` spells it.
-    mutating func appendDecimal<Value: BinaryInteger>(_ value: Value) {
-        guard let small = Int64(exactly: value) else { return append(String(value)) }
-        var magnitude = small.magnitude
-        // Twenty bytes hold Int64.min's nineteen digits and its sign.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if small < 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "-")
-            }
-            buffer.append(contentsOf: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...])))
-        }
-    }
-
-    /// How many characters `appendDecimal` writes for a count or index.
-    static func decimalWidth(_ value: Int) -> Int {
-        var width = 1
-        var rest = value
-        while rest >= 10 || rest <= -10 {
-            rest /= 10
-            width += 1
-        }
-        return value < 0 ? width + 1 : width
-    }
-
     /// Spaces and dots are written from these, not byte by byte.
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 4 * TextDumpFormatter.maximumIndent)
     private static let dotRun = [UInt8](repeating: UInt8(ascii: "."), count: TextDumpFormatter.maximumAlignedLabel + 4)
 
     /// `count` dots (at most `maximumAlignedLabel + 4`).
     mutating func dots(_ count: Int) {
-        Self.dotRun.withUnsafeBytes { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        Self.dotRun.withUnsafeBytes { append(raw: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
     /// The indentation of nesting `level` (see `TextDumpFormatter.indentation`).
     mutating func indent(_ level: Int) {
         let count = 4 * min(level, TextDumpFormatter.maximumIndent)
-        Self.spaces.withUnsafeBytes { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        Self.spaces.withUnsafeBytes { append(raw: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         if level > TextDumpFormatter.maximumIndent { append("(level \(level)) ") }
-    }
-
-    mutating func endLine() {
-        buffer.append(UInt8(ascii: "\n"))
-        isFull = buffer.count > limit
     }
 }

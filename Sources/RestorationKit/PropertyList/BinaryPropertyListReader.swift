@@ -151,7 +151,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
         switch try rawObject(index) {
         case .asciiString(let start, let count):
             let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
-            if Self.isASCII(slice) { return .inputString(start: start, count: count) }
+            if slice.isASCII { return .inputString(start: start, count: count) }
             text.append(contentsOf: asciiString(start: start, count: count).utf8)
         case .utf16String(let start, let count):
             text.append(contentsOf: utf16String(start: start, count: count).utf8)
@@ -296,7 +296,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
 
     func asciiString(start: Int, count: Int) -> String {
         let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
-        if Self.isASCII(slice) {
+        if slice.isASCII {
             return String(decoding: slice, as: UTF8.self)
         }
         // Not ASCII after all: read each byte as the code point of the same value (Latin-1),
@@ -306,20 +306,6 @@ struct BinaryPropertyList: PropertyListObjectTable {
             scalars.append(Unicode.Scalar(byte))
         }
         return String(scalars)
-    }
-
-    /// Eight bytes at a time: keys and most values are ASCII, and this runs for every one.
-    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let count = bytes.count
-        guard count >= 8 else { return bytes.paddedWord(padding: 0x20) & high == 0 }
-        var position = 0
-        while position + 8 <= count {
-            guard bytes.word(at: position) & high == 0 else { return false }
-            position += 8
-        }
-        // The last word overlaps the one before (see `ByteWords`).
-        return position == count || bytes.word(at: count - 8) & high == 0
     }
 
     func utf16String(start: Int, count: Int) -> String {

@@ -88,7 +88,20 @@ public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
 
     /// The last identifier: the object's own restoration identifier.
     public var lastIdentifier: String? {
-        identifiers.last
+        // An ASCII path is searched from its end, without splitting it into strings.
+        var text = rawValue
+        let found = text.withUTF8 { bytes -> String?? in
+            guard UnsafeRawBufferPointer(bytes).isASCII else { return nil }
+            var end = bytes.count
+            while true {
+                let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+                let component = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if Self.shape(ofASCII: component) == .identifier { return .some(String(decoding: component, as: UTF8.self)) }
+                guard start > 0 else { return .some(nil) }
+                end = start - 1
+            }
+        }
+        return found ?? identifiers.last
     }
 
     /// The index component just before the last identifier, when there is one.

@@ -17,4 +17,18 @@ extension UnsafeRawBufferPointer {
         }
         return word
     }
+
+    /// Whether every byte is ASCII, eight bytes at a time: keys and most values are ASCII, and
+    /// this runs for every one.
+    var isASCII: Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard count >= 8 else { return paddedWord(padding: 0x20) & high == 0 }
+        var position = 0
+        while position + 8 <= count {
+            guard word(at: position) & high == 0 else { return false }
+            position += 8
+        }
+        // The last word overlaps the one before.
+        return position == count || word(at: count - 8) & high == 0
+    }
 }

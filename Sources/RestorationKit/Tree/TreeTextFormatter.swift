@@ -10,43 +10,82 @@ package struct TreeTextFormatter: Sendable {
 
     public func format(_ tree: RestorationTree) -> String {
         DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
-            var text = ""
+            var out = TextOutput()
+            var prefix: [UInt8] = []
             var counts = (objects: 0, views: 0, dangling: 0)
             for root in tree.roots {
-                write(root, prefix: "", connector: "", into: &text, counts: &counts)
+                write(root, prefix: &prefix, place: .root, into: &out, counts: &counts)
             }
             // References from app-level keys belong to no object: drawn as roots of their own.
             for reference in tree.appDangling {
                 counts.dangling += 1
-                text += danglingLeaf(reference, owner: "app state") + "\n"
+                writeDanglingLeaf(reference, owner: "app state", into: &out)
+                out.append("\n")
             }
-            text += Self.summary(objects: counts.objects, views: counts.views, dangling: counts.dangling) + "\n"
-            return text
+            out.append(Self.summary(objects: counts.objects, views: counts.views, dangling: counts.dangling))
+            out.append("\n")
+            return out.string
         }
     }
 
-    private func write(_ node: RestorationTree.Node, prefix: String, connector: String, into text: inout String, counts: inout (objects: Int, views: Int, dangling: Int)) {
+    /// Where a node is drawn: a root, or a child that is or is not its parent's last.
+    private enum Place {
+        case root
+        case child(last: Bool)
+    }
+
+    /// The branch before a child: `├── ` or, for the last child, `└── `.
+    private static func connector(last: Bool) -> StaticString {
+        last ? "└── " : "├── "
+    }
+
+    /// Writes a node's line, then its children and dangling references below it; `prefix` is
+    /// the drawing of the levels above (grown and restored here).
+    private func write(_ node: RestorationTree.Node, prefix: inout [UInt8], place: Place, into out: inout TextOutput, counts: inout (objects: Int, views: Int, dangling: Int)) {
         counts.objects += 1
         counts.views += node.views.count
         counts.dangling += node.dangling.count
-        var line = prefix + connector + style.paint(TextEscaping.escape(node.label), .bold)
+        out.append(bytes: prefix)
+        if case .child(let last) = place { out.append(Self.connector(last: last)) }
+        out.paint(style, .bold) { $0.appendEscaped(node.label) }
         if let restorationClass = node.restorationClass {
-            line += "  " + style.paint(Self.classMark(restorationClass, demangle: demangle), .cyan)
+            out.append("  ")
+            out.paint(style, .cyan) { $0.append(Self.classMark(restorationClass, demangle: demangle)) }
         }
         let marks = Self.marks(of: node)
-        if !marks.isEmpty { line += "  (" + marks.joined(separator: "; ") + ")" }
-        if let problem = node.stateProblem { line += "  " + style.paint("[no state: " + TextEscaping.escape(problem) + "]", .red) }
-        text += line + "\n"
+        if !marks.isEmpty {
+            out.append("  (")
+            for (index, mark) in marks.enumerated() {
+                if index > 0 { out.append("; ") }
+                out.append(mark)
+            }
+            out.append(")")
+        }
+        if let problem = node.stateProblem {
+            out.append("  ")
+            out.paint(style, .red) { out in
+                out.append("[no state: ")
+                out.appendEscaped(problem)
+                out.append("]")
+            }
+        }
+        out.append("\n")
 
         // Children continue the drawing; dangling references are drawn as leaves after them.
-        let childPrefix = prefix + (connector.isEmpty ? "" : (connector == "└── " ? "    " : "│   "))
-        let leaves = node.dangling.map { danglingLeaf($0, owner: nil) }
-        let total = node.children.count + leaves.count
-        for (position, child) in node.children.enumerated() {
-            write(child, prefix: childPrefix, connector: position == total - 1 ? "└── " : "├── ", into: &text, counts: &counts)
+        let mark = prefix.count
+        if case .child(let last) = place {
+            prefix.append(contentsOf: (last ? "    " : "│   ").utf8)
         }
-        for (position, leaf) in leaves.enumerated() {
-            text += childPrefix + (node.children.count + position == total - 1 ? "└── " : "├── ") + leaf + "\n"
+        defer { prefix.removeSubrange(mark...) }
+        let total = node.children.count + node.dangling.count
+        for (position, child) in node.children.enumerated() {
+            write(child, prefix: &prefix, place: .child(last: position == total - 1), into: &out, counts: &counts)
+        }
+        for (position, reference) in node.dangling.enumerated() {
+            out.append(bytes: prefix)
+            out.append(Self.connector(last: node.children.count + position == total - 1))
+            writeDanglingLeaf(reference, owner: nil, into: &out)
+            out.append("\n")
         }
     }
 
@@ -75,8 +114,17 @@ package struct TreeTextFormatter: Sendable {
         return marks
     }
 
-    private func danglingLeaf(_ reference: (key: String, target: String), owner: String?) -> String {
-        let place = owner.map { $0 + " " } ?? ""
-        return style.paint("✗ " + TextEscaping.escape(reference.target) + "  (\(place)\(TextEscaping.escape(reference.key)): not saved)", .red)
+    private func writeDanglingLeaf(_ reference: (key: String, target: String), owner: String?, into out: inout TextOutput) {
+        out.paint(style, .red) { out in
+            out.append("✗ ")
+            out.appendEscaped(reference.target)
+            out.append("  (")
+            if let owner {
+                out.append(owner)
+                out.append(" ")
+            }
+            out.appendEscaped(reference.key)
+            out.append(": not saved)")
+        }
     }
 }

@@ -356,7 +356,7 @@ struct StreamedArchiveRenderer {
         }
         guard case .asciiString(let start, let count) = stored else { throw GiveUp() }
         let bytes = table.bytes(start, count)
-        guard BinaryPropertyList.isASCII(bytes) else { throw GiveUp() }
+        guard bytes.isASCII else { throw GiveUp() }
         return StreamedKey(bytes)
     }
 
@@ -462,7 +462,7 @@ struct StreamedArchiveRenderer {
     private func asciiKey(_ index: Int) throws(GiveUp) -> StreamedKey? {
         guard case .asciiString(let start, let count) = try raw(index) else { return nil }
         let bytes = table.bytes(start, count)
-        return BinaryPropertyList.isASCII(bytes) ? StreamedKey(bytes) : nil
+        return bytes.isASCII ? StreamedKey(bytes) : nil
     }
 
     private func raw(_ index: Int) throws(GiveUp) -> BinaryPropertyList.RawObject {
@@ -485,7 +485,7 @@ struct StreamedArchiveRenderer {
     private static func keyBytes(_ table: BinaryPropertyList, _ index: Int) throws(GiveUp) -> UnsafeRawBufferPointer {
         guard case .asciiString(let start, let count) = try raw(table, index) else { throw GiveUp() }
         let bytes = table.bytes(start, count)
-        guard BinaryPropertyList.isASCII(bytes) else { throw GiveUp() }
+        guard bytes.isASCII else { throw GiveUp() }
         return bytes
     }
 }

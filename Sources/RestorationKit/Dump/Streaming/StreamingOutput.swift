@@ -135,7 +135,7 @@ struct StreamingOutput {
             }
         case .asciiString(let start, let count):
             let bytes = table.bytes(start, count)
-            if BinaryPropertyList.isASCII(bytes) {
+            if bytes.isASCII {
                 try countBytes(TextEscaping.writtenSize(bytes))
                 writer.writeString(utf8: bytes)
             } else {

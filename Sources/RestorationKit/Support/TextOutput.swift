@@ -1,0 +1,117 @@
+/// Text being written for people, as UTF-8 bytes, into a `ByteBuffer` (appending millions of
+/// small pieces to an `Array` or a `String` costs a uniqueness check and a generic copy each):
+/// the text formatters' output, escaping as `TextEscaping` does.
+struct TextOutput {
+    private let buffer = ByteBuffer(capacity: 1 << 16)
+
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        body(buffer.bytes)
+    }
+
+    var string: String {
+        String(decoding: buffer.bytes, as: UTF8.self)
+    }
+
+    /// The most bytes the text may take; past it, lines are dropped and `isFull` is true.
+    let limit: Int
+    private(set) var isFull = false
+
+    init(limit: Int = .max) {
+        self.limit = limit
+    }
+
+    mutating func line(_ line: String) {
+        guard !isFull else { return }
+        append(line)
+        endLine()
+    }
+
+    mutating func blank() {
+        line("")
+    }
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func append(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer.append(contentsOf: $0) }
+    }
+
+    mutating func append(raw bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    mutating func append(_ text: StaticString) {
+        buffer.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `text` escaped (see `TextEscaping.escape`), and its double quotes too when `quotes`:
+    /// printable ASCII, the usual case, copied as it is.
+    mutating func appendEscaped(_ text: String, quotes: Bool = false) {
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            let raw = UnsafeRawBufferPointer(utf8)
+            guard TextEscaping.isPlainASCII(raw) else { return false }
+            guard quotes, raw.contains(UInt8(ascii: "\"")) else {
+                buffer.append(contentsOf: raw)
+                return true
+            }
+            for byte in utf8 {
+                if byte == UInt8(ascii: "\"") { buffer.append(UInt8(ascii: "\\")) }
+                buffer.append(byte)
+            }
+            return true
+        }
+        guard !copied else { return }
+        let escaped = TextEscaping.escape(text)
+        append(quotes ? escaped.replacingQuotes() : escaped)
+    }
+
+    /// `value` in decimal, as `String(value)` spells it.
+    mutating func appendDecimal<Value: BinaryInteger>(_ value: Value) {
+        guard let small = Int64(exactly: value) else { return append(String(value)) }
+        var magnitude = small.magnitude
+        // Twenty bytes hold Int64.min's nineteen digits and its sign.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if small < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...])))
+        }
+    }
+
+    /// How many characters `appendDecimal` writes for a count or index.
+    static func decimalWidth(_ value: Int) -> Int {
+        var width = 1
+        var rest = value
+        while rest >= 10 || rest <= -10 {
+            rest /= 10
+            width += 1
+        }
+        return value < 0 ? width + 1 : width
+    }
+
+    /// What `body` writes, in `tone` when `style` is enabled (see `TextStyle.paint`).
+    mutating func paint(_ style: TextStyle, _ tone: TextStyle.Tone, _ body: (inout TextOutput) -> Void) {
+        guard style.enabled else { return body(&self) }
+        append("\u{1B}[")
+        append(tone.rawValue)
+        append("m")
+        body(&self)
+        append("\u{1B}[0m")
+    }
+
+    mutating func endLine() {
+        buffer.append(UInt8(ascii: "\n"))
+        isFull = buffer.count > limit
+    }
+}
