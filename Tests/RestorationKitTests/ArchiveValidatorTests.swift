@@ -123,7 +123,7 @@ final class ArchiveValidatorTests: XCTestCase {
             let path = IdentifierPath(text)
             if PathRules.malformation(path) != PathRules.componentMalformation(path) { differences.append(text) }
         }
-        XCTAssertEqual(differences, [])
+        XCTAssertEqual(Array(differences.prefix(5)), [], "\(differences.count) paths differ")
         // Not ASCII: the components decide (`[` followed by a combining mark is not `[`).
         XCTAssertEqual(PathRules.malformation(IdentifierPath("A/:[\u{301}0]:")), PathRules.componentMalformation(IdentifierPath("A/:[\u{301}0]:")))
     }

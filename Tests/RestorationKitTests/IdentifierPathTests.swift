@@ -32,7 +32,7 @@ final class IdentifierPathTests: XCTestCase {
             let path = IdentifierPath(text)
             if path.lastIdentifier != path.identifiers.last { differences.append(text) }
         }
-        XCTAssertEqual(differences, [])
+        XCTAssertEqual(Array(differences.prefix(5)), [], "\(differences.count) paths differ")
         XCTAssertEqual(IdentifierPath("A/:[0]:").lastIdentifier, "A")
         XCTAssertNil(IdentifierPath(":[0]:").lastIdentifier)
         XCTAssertEqual(IdentifierPath("A/").lastIdentifier, "")
