@@ -293,7 +293,7 @@ package struct TextDumpFormatter: Sendable {
 
     /// The one-line description of a value, as `dump` writes it.
     func summary(_ value: ArchiveValue) -> String {
-        var out = TextOutput()
+        var out = TextOutput(capacity: 64)
         writeSummary(value, into: &out)
         return out.string
     }
@@ -325,7 +325,7 @@ package struct TextDumpFormatter: Sendable {
     }
 
     private func classNameText(_ name: String) -> String {
-        var out = TextOutput()
+        var out = TextOutput(capacity: 64)
         writeClassName(name, into: &out)
         return out.string
     }

@@ -2,7 +2,7 @@
 /// small pieces to an `Array` or a `String` costs a uniqueness check and a generic copy each):
 /// the text formatters' output, escaping as `TextEscaping` does.
 struct TextOutput {
-    private let buffer = ByteBuffer(capacity: 1 << 16)
+    private let buffer: ByteBuffer
 
     func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
         body(buffer.bytes)
@@ -16,8 +16,10 @@ struct TextOutput {
     let limit: Int
     private(set) var isFull = false
 
-    init(limit: Int = .max) {
+    /// `capacity`: the bytes expected (a document's text starts at 64 KiB, a summary at 64 B).
+    init(limit: Int = .max, capacity: Int = 1 << 16) {
         self.limit = limit
+        buffer = ByteBuffer(capacity: capacity)
     }
 
     mutating func line(_ line: String) {
