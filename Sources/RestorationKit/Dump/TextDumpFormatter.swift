@@ -21,11 +21,6 @@ package struct TextDumpFormatter: Sendable {
     /// would grow with values × depth instead of with values. Deeper lines say their level.
     static let maximumIndent = 16
 
-    static func indentation(_ level: Int) -> String {
-        guard level > maximumIndent else { return String(repeating: indentStep, count: level) }
-        return String(repeating: indentStep, count: maximumIndent) + "(level \(level)) "
-    }
-
     /// The text for `archive`. Printing recurses once per nesting level, so it runs on a deep
     /// stack (see `DeepStack`).
     public func format(_ archive: RestorationArchive, file: String) -> String {
@@ -149,11 +144,6 @@ package struct TextDumpFormatter: Sendable {
     /// hold one of 100 KB) would otherwise pad every other line of its container to its length.
     static let maximumAlignedLabel = 64
 
-    /// The dots after `label` in a column of labels at most `longest` long.
-    private static func dots(after label: String, longest: Int) -> String {
-        String(repeating: ".", count: max(min(longest, maximumAlignedLabel) - label.count, 0) + 4)
-    }
-
     /// Writes each entry on a line of its own: indentation, its label (the key, escaped), dots
     /// up to the longest label's end, the value's summary; then a container's children, one
     /// level deeper.
@@ -228,8 +218,12 @@ package struct TextDumpFormatter: Sendable {
 
     private func aligned(_ rows: [(String, String)], indent: Int, into out: inout TextOutput) {
         let longest = rows.map(\.0.count).max() ?? 0
-        for (label, value) in rows {
-            out.line(Self.indentation(indent) + label + Self.dots(after: label, longest: longest) + value)
+        for (label, value) in rows where !out.isFull {
+            out.indent(indent)
+            out.append(label)
+            out.dots(max(min(longest, Self.maximumAlignedLabel) - label.count, 0) + 4)
+            out.append(value)
+            out.endLine()
         }
     }
 
@@ -363,7 +357,8 @@ private extension TextOutput {
         Self.dotRun.withUnsafeBytes { append(raw: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
-    /// The indentation of nesting `level` (see `TextDumpFormatter.indentation`).
+    /// The indentation of nesting `level`: four spaces a level up to `maximumIndent`, then the
+    /// level in words.
     mutating func indent(_ level: Int) {
         let count = 4 * min(level, TextDumpFormatter.maximumIndent)
         Self.spaces.withUnsafeBytes { append(raw: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
