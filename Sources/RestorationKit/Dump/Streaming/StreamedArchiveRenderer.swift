@@ -11,10 +11,8 @@ struct StreamedArchiveRenderer {
     /// `$top` and `$objects`.
     let top: PropertyListContainer
     private let objects: PropertyListContainer
-    /// Class descriptions and the UIDs being written (see `StreamingContext`). Unowned: the
-    /// caller holds the context while the renderer is used, and the renderer is copied into each
-    /// of its closures, where counting references cost more than the rest of the copy.
-    private unowned(unsafe) let context: StreamingContext
+    /// Class descriptions and the UIDs being written (see `StreamingContext`).
+    private let context: StreamingContext
 
     /// Checks the archive's root the way the decoder does and finds `$top` and `$objects`.
     /// Starts a new archive in `context`: a renderer made earlier with it is done.
