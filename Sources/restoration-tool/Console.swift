@@ -72,36 +72,37 @@ enum Console {
     /// past the limit is not written at all (an error line instead), so that no command leaves
     /// half a document behind a failure.
     static func writeJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, file: String, limit: Int = .max) -> Bool {
-        guard let text = renderJSON(documents, asArray: asArray, compact: false, file: file, limit: limit) else { return false }
-        text.withUnsafeBytes { writeAll($0, to: 1) }
+        let text = GatheredText()
+        guard renderJSON(documents, asArray: asArray, compact: false, file: file, limit: limit, into: text) else { return false }
+        text.withPieces { writeAll($0, to: 1) }
         return true
     }
 
     /// Writes each document on a line of its own (JSON Lines), all or nothing as `writeJSON`.
     static func writeJSONLines<Document: Encodable>(_ documents: [Document], file: String, limit: Int = .max) -> Bool {
-        var text: [UInt8] = []
+        let text = GatheredText()
         for document in documents {
-            guard let line = renderJSON([document], asArray: false, compact: true, file: file, limit: limit - text.count) else { return false }
-            text += line
+            guard renderJSON([document], asArray: false, compact: true, file: file, limit: limit - text.count, into: text) else { return false }
         }
-        text.withUnsafeBytes { writeAll($0, to: 1) }
+        text.withPieces { writeAll($0, to: 1) }
         return true
     }
 
-    private static func renderJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, compact: Bool, file: String, limit: Int) -> [UInt8]? {
-        var text: [UInt8] = []
+    private static func renderJSON<Document: Encodable>(
+        _ documents: [Document], asArray: Bool, compact: Bool, file: String, limit: Int, into text: GatheredText
+    ) -> Bool {
         do {
             try JSONOutput.write(documents, asArray: asArray, limit: limit, compact: compact, gathering: { pieces in
-                for piece in pieces { text.append(contentsOf: piece) }
+                for piece in pieces { text.append(piece) }
             })
         } catch is JSONOutput.LimitExceeded {
             outputTooLarge(file: file, limit: limit)
-            return nil
+            return false
         } catch {
             Console.error(file: file, "cannot write JSON: a value has no JSON form")
-            return nil
+            return false
         }
-        return text
+        return true
     }
 
     /// Reads an archive that must be a restoration archive; nil after an error line otherwise.
@@ -166,8 +167,7 @@ enum Console {
         exit(ExitStatus.outputError)
     }
 
-    /// Writes the pieces in order with `writev(2)`, as many at a time as it takes: a large
-    /// document's text is mostly pieces rendered ahead, which are not copied together first.
+    /// Writes the pieces in order with `writev(2)`, as many at a time as it takes.
     private static func writeAll(_ pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>, to descriptor: Int32) {
         var vectors = pieces.compactMap { piece in
             piece.isEmpty ? nil : iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)

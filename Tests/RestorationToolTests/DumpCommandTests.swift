@@ -1,4 +1,5 @@
 import Foundation
+import RestorationKit
 import XCTest
 
 final class DumpCommandTests: XCTestCase {
@@ -19,6 +20,20 @@ final class DumpCommandTests: XCTestCase {
             XCTAssertEqual(run.status, 0, run.stderr)
             try GoldenFiles.assertMatches(run.stdout, name + ".json")
         }
+    }
+
+    /// A document of tens of megabytes goes out whole and as the library writes it: the tool
+    /// gathers the text in blocks (a piece longer than a block in a block of its own) before
+    /// writing any of it.
+    func testLargeDocumentIsWrittenAsTheLibraryRendersIt() throws {
+        let file = "Fixtures/amplification/diff-shared-a.data"
+        let run = try ToolRunner.run(["dump", "--json", file])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let document = try DumpDocument(contentsOf: ToolRunner.fixture("amplification/diff-shared-a.data"), file: file)
+        let expected = try JSONOutput.text([document], asArray: false)
+        XCTAssertGreaterThan(expected.utf8.count, 30 << 20)
+        XCTAssertEqual(run.stdout.utf8.count, expected.utf8.count)
+        XCTAssertTrue(run.stdout == expected, "the tool's text differs from the library's")
     }
 
     func testXMLDumpsLikeItsBinaryTwin() throws {
