@@ -52,7 +52,10 @@ package struct TextDumpFormatter: Sendable {
     }
 
     private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> TextOutput {
-        var out = TextOutput(limit: outputLimit)
+        // Room for about 2 KiB per saved object (a large archive's dump takes about 1 KiB each)
+        // taken at once: a buffer grown by doubling touches twice the memory and copies the
+        // text again at each step. Room never written costs no memory.
+        var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, archive.objects.count * 2048) + (1 << 16))
         out.line(style.paint("File: " + RawPath.display(file), .bold))
         // Notes first: they say how to read what follows (a generic archive, keys left over).
         for note in archive.notes {
