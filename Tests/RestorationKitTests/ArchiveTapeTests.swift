@@ -91,4 +91,29 @@ final class ArchiveTapeTests: XCTestCase {
         XCTAssertNotNil(ArchiveTape(builder, root: tape.root).wellFormednessProblem)
         XCTAssertNotNil(ArchiveTape(builder, root: TapeNode(.object, count: 1, payload: 0)).wellFormednessProblem, "a class the tape does not have")
     }
+
+    /// Shared strings are the strings their bytes decode to: repeated, colliding in a slot,
+    /// repaired (invalid UTF-8, of the same length as its repair or not), short and long.
+    func testRepeatedStringsAreTheDecodedStrings() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [[UInt8]] = [Array("a".utf8), Array("Z".utf8), Array("é".utf8), Array("😀".utf8), [0xFF], [0xF0, 0x9F, 0x98], [0xC3], [0x00]]
+        let pool: [[UInt8]] = (0..<40).map { _ in
+            (0..<Int.random(in: 10...30, using: &generator)).flatMap { _ in alphabet.randomElement(using: &generator)! }
+        }
+        // Same length, same ends and middle: the same slot, different strings.
+        let alike: [[UInt8]] = (0..<8).map { index in
+            var bytes = Array("UIRestorationStateKeyNumber".utf8)
+            bytes[1 + index] = UInt8(ascii: "0") + UInt8(index)
+            return bytes
+        }
+        var strings = RepeatedStrings()
+        for bytes in alike + alike.reversed() + alike {
+            XCTAssertEqual(bytes.withUnsafeBytes { strings.string($0) }, String(decoding: bytes, as: UTF8.self))
+        }
+        for _ in 0..<20_000 {
+            let bytes = pool.randomElement(using: &generator)!
+            let made = bytes.withUnsafeBytes { strings.string($0) }
+            XCTAssertEqual(Array(made.utf8), Array(String(decoding: bytes, as: UTF8.self).utf8))
+        }
+    }
 }

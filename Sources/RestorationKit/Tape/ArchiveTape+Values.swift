@@ -6,15 +6,27 @@ extension ArchiveTape {
     func keyedArchive(concurrently: Bool, stackSize: Int) -> KeyedArchive {
         let (first, count) = (root.first, root.memberCount)
         let keys = (0..<count).map { string(nodes[first + $0]) }
-        let values = DeepStack.map(Array(0..<count), concurrently: concurrently, stackSize: stackSize) { value(nodes[first + count + $0]) }
+        // The values in runs that share their repeated strings: up to 64 values a run, and at
+        // least 256 runs when there are 256 values (the least `DeepStack.map` spreads).
+        let runLength = max(1, min(64, count / 256))
+        let runs = (count + runLength - 1) / runLength
+        let values = DeepStack.map(Array(0..<runs), concurrently: concurrently, stackSize: stackSize) { run -> [ArchiveValue] in
+            var strings = RepeatedStrings()
+            return ((run * runLength)..<min(count, (run + 1) * runLength)).map { value(nodes[first + count + $0], &strings) }
+        }.flatMap { $0 }
         return KeyedArchive(top: ArchiveFields(keys: keys, values: values), version: .integer(KeyedArchive.archiverVersion))
     }
 
-    func archive(_ node: TapeNode) -> KeyedArchive {
-        KeyedArchive(top: fields(node), version: .integer(KeyedArchive.archiverVersion))
+    func value(_ node: TapeNode) -> ArchiveValue {
+        var strings = RepeatedStrings()
+        return value(node, &strings)
     }
 
-    func value(_ node: TapeNode) -> ArchiveValue {
+    private func archive(_ node: TapeNode, _ strings: inout RepeatedStrings) -> KeyedArchive {
+        KeyedArchive(top: fields(node, &strings), version: .integer(KeyedArchive.archiverVersion))
+    }
+
+    private func value(_ node: TapeNode, _ strings: inout RepeatedStrings) -> ArchiveValue {
         switch node.kind {
         case .null: return .null
         case .boolean: return .boolean(node.payload != 0)
@@ -23,8 +35,8 @@ extension ArchiveTape {
         case .real: return .real(Double(bitPattern: node.payload))
         case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: node.payload)))
         case .date: return .date(Double(bitPattern: node.payload))
-        case .string: return .string(string(node))
-        case .reference: return .reference(string(node))
+        case .string: return .string(withBytes(of: node) { strings.string($0) })
+        case .reference: return .reference(withBytes(of: node) { strings.string($0) })
         case .data:
             if node.flags.contains(.undecoded) {
                 return .data(ArchiveData(bytes: source[node.offset..<(node.offset + node.memberCount)]))
@@ -32,23 +44,23 @@ extension ArchiveTape {
             let bytes = withBytes(of: node) { Array($0) }[...]
             return .data(ArchiveData(bytes: bytes, archiveError: node.flags.contains(.archiveError) ? dataErrors[TapeBytes.Location(node)] : nil))
         case .uuid: return .uuid(withBytes(of: node) { Array($0) })
-        case .array: return .array(elements(node))
-        case .set: return .set(elements(node))
-        case .orderedSet: return .orderedSet(elements(node))
+        case .array: return .array(elements(node, &strings))
+        case .set: return .set(elements(node, &strings))
+        case .orderedSet: return .orderedSet(elements(node, &strings))
         case .dictionary:
             let (first, count) = (node.first, node.memberCount)
             var entries: [ArchiveDictionary.Entry] = []
             entries.reserveCapacity(count)
             for position in 0..<count {
-                entries.append(.init(key: value(nodes[first + position]), value: value(nodes[first + count + position])))
+                entries.append(.init(key: value(nodes[first + position], &strings), value: value(nodes[first + count + position], &strings)))
             }
             return .dictionary(ArchiveDictionary(entries: entries))
         case .object:
             let objectClass = classes[node.classIndex]
-            return .object(ArchiveObject(className: objectClass.name, classChain: objectClass.chain, classHints: objectClass.hints, fields: fields(node)))
+            return .object(ArchiveObject(className: objectClass.name, classChain: objectClass.chain, classHints: objectClass.hints, fields: fields(node, &strings)))
         case .url:
-            return .url(ArchiveURL(base: value(nodes[node.first + 1]), relative: string(nodes[node.first])))
-        case .archive: return .archive(archive(node))
+            return .url(ArchiveURL(base: value(nodes[node.first + 1], &strings), relative: string(nodes[node.first])))
+        case .archive: return .archive(archive(node, &strings))
         case .cycle: return .cycle(node.payload)
         }
     }
@@ -58,26 +70,26 @@ extension ArchiveTape {
         withBytes(of: node) { String(decoding: $0, as: UTF8.self) }
     }
 
-    private func elements(_ node: TapeNode) -> [ArchiveValue] {
+    private func elements(_ node: TapeNode, _ strings: inout RepeatedStrings) -> [ArchiveValue] {
         let first = node.first
         var elements: [ArchiveValue] = []
         elements.reserveCapacity(node.memberCount)
         for position in 0..<node.memberCount {
-            elements.append(value(nodes[first + position]))
+            elements.append(value(nodes[first + position], &strings))
         }
         return elements
     }
 
     /// An object's or archive's named members.
-    private func fields(_ node: TapeNode) -> ArchiveFields {
+    private func fields(_ node: TapeNode, _ strings: inout RepeatedStrings) -> ArchiveFields {
         let (first, count) = (node.first, node.memberCount)
         var keys: [String] = []
         var values: [ArchiveValue] = []
         keys.reserveCapacity(count)
         values.reserveCapacity(count)
         for position in 0..<count {
-            keys.append(string(nodes[first + position]))
-            values.append(value(nodes[first + count + position]))
+            keys.append(withBytes(of: nodes[first + position]) { strings.string($0) })
+            values.append(value(nodes[first + count + position], &strings))
         }
         return ArchiveFields(keys: keys, values: values)
     }
