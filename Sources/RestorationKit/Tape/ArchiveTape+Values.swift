@@ -7,8 +7,9 @@ extension ArchiveTape {
         let (first, count) = (root.first, root.memberCount)
         let keys = (0..<count).map { string(nodes[first + $0]) }
         // The values in runs that share their repeated strings: up to 64 values a run, and at
-        // least 256 runs when there are 256 values (the least `DeepStack.map` spreads).
-        let runLength = max(1, min(64, count / 256))
+        // least 256 runs when there are 256 values (the least `DeepStack.map` spreads); fewer
+        // values are made on this thread, in one run.
+        let runLength = count < 256 ? max(1, count) : min(64, count / 256)
         let runs = (count + runLength - 1) / runLength
         let values = DeepStack.map(Array(0..<runs), concurrently: concurrently, stackSize: stackSize) { run -> [ArchiveValue] in
             var strings = RepeatedStrings()

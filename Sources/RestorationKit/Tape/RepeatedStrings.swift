@@ -12,12 +12,14 @@ import Darwin
 /// 64 slots, each for the last string of its length and ends: a miss only costs a string made
 /// as before. One per thread: a cache is not shared.
 struct RepeatedStrings {
-    private var slots = [String?](repeating: nil, count: 64)
+    /// Made when the first long string is.
+    private var slots: [String?] = []
 
     /// The string of `bytes` (UTF-8, invalid sequences repaired as `String(decoding:)` does).
     mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
         // Short strings are inline: nothing to share.
         guard bytes.count > 15 else { return String(decoding: bytes, as: UTF8.self) }
+        if slots.isEmpty { slots = [String?](repeating: nil, count: 64) }
         let slot = (bytes.count &* 31 &+ Int(bytes[0]) &* 7 &+ Int(bytes[bytes.count - 1]) &+ Int(bytes[bytes.count / 2]) &* 3) & 63
         if var cached = slots[slot], cached.utf8.count == bytes.count {
             let same = cached.withUTF8 { stored in memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
