@@ -1,17 +1,33 @@
-/// Text gathered before any of it is written (a document goes out whole or not at all), in
-/// blocks of at least `blockSize` bytes: each byte is copied once, into memory taken as the
-/// text grows, not again whenever one array outgrows its capacity, and the blocks go out with
-/// `writev(2)` as they are.
+import RestorationKit
+
+/// Text gathered before any of it is written (a document goes out whole or not at all): pieces
+/// that last as long as the documents (text rendered ahead) are kept where they are, the rest
+/// is copied into blocks of at least `blockSize` bytes, each byte once (not again whenever one
+/// array outgrows its capacity); it all goes out with `writev(2)`.
+///
+/// The documents whose text is gathered must outlive the writing.
 final class GatheredText {
+    /// The text in order: lasting pieces, and the used part of each block.
+    private var pieces: [UnsafeRawBufferPointer] = []
+    /// The blocks this owns, and where the last one's free room starts.
     private var blocks: [UnsafeMutableRawBufferPointer] = []
-    /// Bytes used in the last block.
     private var used = 0
+    /// Whether the last piece is copied text ending where the last block's free room starts.
+    private var lastPieceIsCopied = false
     private(set) var count = 0
 
     static var blockSize: Int { 1 << 20 }
 
     deinit {
         for block in blocks { block.deallocate() }
+    }
+
+    func append(_ piece: JSONOutput.Piece) {
+        guard piece.lasts else { return append(piece.bytes) }
+        guard !piece.bytes.isEmpty else { return }
+        count += piece.bytes.count
+        pieces.append(piece.bytes)
+        lastPieceIsCopied = false
     }
 
     func append(_ bytes: UnsafeRawBufferPointer) {
@@ -21,10 +37,16 @@ final class GatheredText {
             if blocks.isEmpty || used == blocks[blocks.count - 1].count {
                 blocks.append(.allocate(byteCount: max(Self.blockSize, rest.count), alignment: 16))
                 used = 0
+                lastPieceIsCopied = false
             }
             let block = blocks[blocks.count - 1]
             let taken = min(rest.count, block.count - used)
             UnsafeMutableRawBufferPointer(rebasing: block[used..<(used + taken)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+            // Copied text follows the copied text before it in the block: one piece.
+            let start = lastPieceIsCopied ? used - pieces[pieces.count - 1].count : used
+            let piece = UnsafeRawBufferPointer(rebasing: block[start..<(used + taken)])
+            if lastPieceIsCopied { pieces[pieces.count - 1] = piece } else { pieces.append(piece) }
+            lastPieceIsCopied = true
             used += taken
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
         }
@@ -32,9 +54,6 @@ final class GatheredText {
 
     /// The text's pieces, in order, valid during the call.
     func withPieces<Result>(_ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Result) -> Result {
-        let pieces = blocks.indices.map { index in
-            UnsafeRawBufferPointer(rebasing: blocks[index][..<(index == blocks.count - 1 ? used : blocks[index].count)])
-        }
-        return pieces.withUnsafeBufferPointer(body)
+        pieces.withUnsafeBufferPointer(body)
     }
 }

@@ -76,7 +76,7 @@ final class JSONOutputTests: XCTestCase {
         let node = JSONNode.object([("objects", .array(elements)), ("count", .number("1100"))])
         func text(allowsConcurrency: Bool) -> String {
             var bytes: [UInt8] = []
-            JSONTextWriter.write(node, allowsConcurrency: allowsConcurrency) { for piece in $0 { bytes.append(contentsOf: piece) } }
+            JSONTextWriter.write(node, allowsConcurrency: allowsConcurrency) { for piece in $0 { bytes.append(contentsOf: piece.bytes) } }
             return String(decoding: bytes, as: UTF8.self)
         }
         let sequential = text(allowsConcurrency: false)

@@ -96,7 +96,7 @@ final class StreamedDumpTests: XCTestCase {
         func viaNodes(_ document: DumpDocument) throws -> String {
             let node = JSONNodeBuilder.build { $0.writeNode(try! JSONTreeEncoder().encode(document)) }
             var text: [UInt8] = []
-            JSONTextWriter.write(node) { for piece in $0 { text.append(contentsOf: piece) } }
+            JSONTextWriter.write(node) { for piece in $0 { text.append(contentsOf: piece.bytes) } }
             return String(decoding: text, as: UTF8.self)
         }
         XCTAssertEqual(try viaNodes(streamed), try viaNodes(decoded))
@@ -161,7 +161,7 @@ final class StreamedDumpTests: XCTestCase {
             var piecesPerCall: [Int] = []
             JSONTextWriter.write(try JSONTreeEncoder().encode(streamed), maximumPieces: maximumPieces) { pieces in
                 piecesPerCall.append(pieces.count)
-                for piece in pieces { text.append(contentsOf: piece) }
+                for piece in pieces { text.append(contentsOf: piece.bytes) }
             }
             XCTAssertEqual(String(decoding: text, as: UTF8.self), decoded, "\(maximumPieces)")
             XCTAssertLessThanOrEqual(piecesPerCall.max() ?? 0, maximumPieces)

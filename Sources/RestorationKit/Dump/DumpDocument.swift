@@ -47,7 +47,7 @@ package struct DumpDocument: Encodable {
     }
 
     /// How many objects were rendered straight from the file.
-    var streamedObjectCount: Int {
+    package var streamedObjectCount: Int {
         streamed.lazy.filter { $0 != nil }.count
     }
 

@@ -1,15 +1,23 @@
 /// Writes command documents as JSON text: one document, or an array of them.
 package enum JSONOutput {
-    /// Takes the next pieces of text, in order; they are valid only during the call. Several
-    /// at a time, so that text made ahead goes out from where it is (with `writev(2)`, say).
-    public typealias Sink = (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Void
+    /// Takes the next pieces of text, in order, several at a time, so that text made ahead goes
+    /// out from where it is (with `writev(2)`, say).
+    public typealias Sink = (UnsafeBufferPointer<Piece>) -> Void
+
+    /// A piece of the text: valid during the sink's call, or, when it `lasts` (text rendered
+    /// ahead and held by a document being written), as long as the documents handed to `write`
+    /// are, so that a sink gathering the whole text may keep it rather than copy it.
+    public struct Piece {
+        public var bytes: UnsafeRawBufferPointer
+        public var lasts: Bool
+    }
 
     /// Writes the documents, then a newline, to `sink` a piece at a time (see
     /// `write(_:asArray:gathering:)`).
     public static func write<Document: Encodable>(
         _ documents: [Document], asArray: Bool, to sink: @escaping (UnsafeRawBufferPointer) -> Void
     ) throws {
-        try write(documents, asArray: asArray, gathering: { pieces in pieces.forEach(sink) })
+        try write(documents, asArray: asArray, gathering: { pieces in pieces.forEach { sink($0.bytes) } })
     }
 
     /// Writes the documents, then a newline, to `sink` in pieces as the text is made.

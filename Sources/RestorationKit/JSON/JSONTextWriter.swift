@@ -80,14 +80,14 @@ struct JSONTextWriter: JSONSink {
             return
         }
         if pieces.isEmpty {
-            withUnsafePointer(to: output.bytes) { sink(UnsafeBufferPointer(start: $0, count: 1)) }
+            withUnsafePointer(to: JSONOutput.Piece(bytes: output.bytes, lasts: false)) { sink(UnsafeBufferPointer(start: $0, count: 1)) }
         } else {
             if output.count > sharedEnd { pieces.append(.output(sharedEnd..<output.count)) }
             let own = output.bytes
-            let texts = pieces.map { piece -> UnsafeRawBufferPointer in
+            let texts = pieces.map { piece -> JSONOutput.Piece in
                 switch piece {
-                case .output(let range): UnsafeRawBufferPointer(rebasing: own[range])
-                case .shared(let text): text
+                case .output(let range): JSONOutput.Piece(bytes: UnsafeRawBufferPointer(rebasing: own[range]), lasts: false)
+                case .shared(let text): JSONOutput.Piece(bytes: text, lasts: true)
                 }
             }
             texts.withUnsafeBufferPointer(sink)
@@ -105,9 +105,9 @@ struct JSONTextWriter: JSONSink {
     /// Text shorter than this is copied: a piece of its own would cost the sink more.
     private static var sharedMinimum: Int { 128 }
 
-    /// Writes `text`, which must stay valid and unchanged until the writer is done (text
-    /// rendered ahead, held by the document being written): a writer with a sink hands it over
-    /// as it is, not copied into its own buffer first.
+    /// Writes `text`, which must stay valid and unchanged as long as the documents being
+    /// written (text rendered ahead, held by one of them): a writer with a sink hands it over
+    /// as it is, not copied into its own buffer first, as a piece that lasts.
     mutating func writeShared(_ text: UnsafeRawBufferPointer) {
         guard sink != nil, text.count >= Self.sharedMinimum else { return output.append(contentsOf: text) }
         if output.count > sharedEnd { pieces.append(.output(sharedEnd..<output.count)) }

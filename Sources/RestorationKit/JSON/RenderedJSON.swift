@@ -1,7 +1,7 @@
 extension JSONTextWriter {
     /// Writes JSON text made ahead of the document around it (see `StreamedDump`), written by a
     /// `JSONTextWriter` at nesting `textLevel`, which a writer at another level indents again.
-    /// The text must stay valid until the writer is done (see `writeShared`).
+    /// The text must stay valid as long as the documents being written (see `writeShared`).
     /// Rendered text never reaches the indentation cap (its renderer gives up first), so every
     /// line's level can be read back from its spaces.
     mutating func writeRendered(_ text: UnsafeRawBufferPointer, level textLevel: Int) {
