@@ -9,8 +9,9 @@ import Darwin
 /// Swift keeps inline) would otherwise be allocated and copied again for each of them. A
 /// string found here is shared (one reference more), not made.
 ///
-/// 64 slots, each for the last string of its length and ends: a miss only costs a string made
-/// as before. One per thread: a cache is not shared.
+/// 64 slots, each holding the last string whose length, ends and middle byte led there: a miss
+/// only costs a string made as before. A string is handed back only for its own bytes (so one
+/// repaired from invalid UTF-8 never is). One per thread: a cache is not shared.
 struct RepeatedStrings {
     /// Made when the first long string is.
     private var slots: [String?] = []
@@ -26,8 +27,7 @@ struct RepeatedStrings {
             if same { return cached }
         }
         let made = String(decoding: bytes, as: UTF8.self)
-        // A repaired string's bytes are not the input's: it is not kept.
-        if made.utf8.count == bytes.count { slots[slot] = made }
+        slots[slot] = made
         return made
     }
 }
