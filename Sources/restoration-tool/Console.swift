@@ -15,8 +15,9 @@ enum Console {
         writeAll(text, to: 1)
     }
 
-    static func write(bytes: UnsafeRawBufferPointer) {
-        writeAll(bytes, to: 1)
+    /// Writes the pieces in order.
+    static func write(pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) {
+        writeAll(pieces, to: 1)
     }
 
     /// The default of `--max-output-size`: past four times the text a 20 000-object archive

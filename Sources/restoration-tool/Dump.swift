@@ -81,9 +81,9 @@ struct Dump: ParsableCommand {
                 status = max(status, ExitStatus.unreadable)
                 continue
             }
-            let written = formatter.withFormattedBytes(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) { text in
+            let written = formatter.withFormattedPieces(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) { pieces in
                 if wroteText { Console.write("\n") }
-                Console.write(bytes: text)
+                Console.write(pieces: pieces)
             }
             guard written else {
                 Console.outputTooLarge(file: file, limit: decoding.maxOutputBytes)

@@ -9,6 +9,10 @@ package struct TextDumpFormatter: Sendable {
     /// Colors for section headings and notes (only on a terminal; the command decides).
     public var style: TextStyle
 
+    /// Whether a large archive's objects are written in parts (see `chunkCount`); the tests
+    /// compare the parts with the text written in one piece.
+    var writesInParts = true
+
     public init(demangle: Bool = true, previewBytes: Int = 16, style: TextStyle = .plain) {
         self.demangle = demangle
         self.previewBytes = previewBytes
@@ -37,48 +41,94 @@ package struct TextDumpFormatter: Sendable {
     /// The text as UTF-8 bytes, or nil once it would be longer than `outputLimit` bytes.
     public func formatBytes(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [UInt8]? {
         var text: [UInt8]?
-        _ = withFormattedBytes(archive, file: file, outputLimit: outputLimit) { text = Array($0) }
+        _ = withFormattedPieces(archive, file: file, outputLimit: outputLimit) { pieces in
+            text = pieces.reduce(into: []) { $0.append(contentsOf: $1) }
+        }
         return text
     }
 
-    /// Calls `body` with the text as UTF-8 bytes, valid during the call, and returns true; false,
-    /// without calling it, once the text would be longer than `outputLimit` bytes. What `dump`
-    /// writes, without making a `String` or an array of it first.
-    public func withFormattedBytes(_ archive: RestorationArchive, file: String, outputLimit: Int, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
-        let out = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(archive, file: file, outputLimit: outputLimit) }
-        guard !out.isFull else { return false }
-        out.withBytes(body)
+    /// Calls `body` with the text as pieces of UTF-8 to be written in order, valid during the
+    /// call, and returns true; false, without calling it, once the text would be longer than
+    /// `outputLimit` bytes. What `dump` writes, without joining the pieces first.
+    public func withFormattedPieces(
+        _ archive: RestorationArchive, file: String, outputLimit: Int, _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Void
+    ) -> Bool {
+        let parts = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(archive, file: file, outputLimit: outputLimit) }
+        guard parts.reduce(0, { $0 + $1.count }) <= outputLimit else { return false }
+        withExtendedLifetime(parts) { parts.map(\.bytes).withUnsafeBufferPointer(body) }
         return true
     }
 
-    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> TextOutput {
+    /// The text in parts, in order: more than one when the saved objects were written on
+    /// several processors.
+    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [TextOutput] {
+        let chunks = archive.isRestorationArchive && writesInParts ? Self.chunkCount(objects: archive.objects.count) : 1
         // Room for about 2 KiB per saved object (a large archive's dump takes about 1 KiB each)
         // taken at once: a buffer grown by doubling touches twice the memory and copies the
         // text again at each step. Room never written costs no memory.
-        var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, archive.objects.count * 2048) + (1 << 16))
+        let objectRoom = chunks > 1 ? 256 : 2048
+        var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, archive.objects.count * objectRoom) + (1 << 16))
         out.line(style.paint("File: " + RawPath.display(file), .bold))
         // Notes first: they say how to read what follows (a generic archive, keys left over).
         for note in archive.notes {
             out.line(style.paint("Note: ", .yellow) + TextEscaping.escape(note))
         }
-        if archive.isRestorationArchive {
-            header(archive, into: &out)
-            classMap(archive, into: &out)
-            identifierPaths(archive, into: &out)
-            for object in archive.objects where !out.isFull {
-                self.object(object, into: &out)
-            }
-            if !archive.appState.isEmpty {
-                out.blank()
-                out.line("App State:")
-                fields(archive.appState.entries, indent: 1, into: &out)
-            }
-        } else {
+        guard archive.isRestorationArchive else {
             out.blank()
             out.line("Top-Level Keys:")
             fields(archive.appState.entries, indent: 1, into: &out)
+            return [out]
         }
-        return out
+        header(archive, into: &out)
+        classMap(archive, into: &out)
+        identifierPaths(archive, into: &out)
+        guard chunks > 1, !out.isFull else {
+            for object in archive.objects where !out.isFull {
+                self.object(object, into: &out)
+            }
+            appState(archive, into: &out)
+            return [out]
+        }
+        var parts = [out] + objects(archive.objects, chunks: chunks, after: out.count, outputLimit: outputLimit)
+        let written = parts.reduce(0) { $0 + $1.count }
+        if written <= outputLimit, !archive.appState.isEmpty {
+            var tail = TextOutput(limit: outputLimit - written)
+            appState(archive, into: &tail)
+            parts.append(tail)
+        }
+        return parts
+    }
+
+    /// Into how many parts the saved objects' text is cut, to be written on all processors
+    /// (one: written in place). Each object's text depends on that object alone. The same on
+    /// every machine, so that the parts are the same however many threads write them.
+    private static func chunkCount(objects: Int) -> Int {
+        objects >= 256 ? min(objects / 32, 32) : 1
+    }
+
+    /// The saved objects' text in `chunks` parts, written on all processors, after `spent`
+    /// bytes of text; the parts stop soon after they pass `outputLimit` together.
+    private func objects(_ objects: [RestorationObject], chunks: Int, after spent: Int, outputLimit: Int) -> [TextOutput] {
+        let budget = SharedTextBudget(limit: outputLimit, spent: spent)
+        var parts = [TextOutput?](repeating: nil, count: chunks)
+        parts.withUnsafeMutableBufferPointer { parts in
+            DeepStack.concurrentPerform(count: chunks, threads: DeepStack.availableThreads, stackSize: DeepStack.stackSize(for: .default)) { chunk in
+                let range = (chunk * objects.count / chunks)..<((chunk + 1) * objects.count / chunks)
+                var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
+                for object in objects[range] where !out.isFull {
+                    self.object(object, into: &out)
+                }
+                parts[chunk] = out
+            }
+        }
+        return parts.map { $0! }
+    }
+
+    private func appState(_ archive: RestorationArchive, into out: inout TextOutput) {
+        guard !archive.appState.isEmpty else { return }
+        out.blank()
+        out.line("App State:")
+        fields(archive.appState.entries, indent: 1, into: &out)
     }
 
     // MARK: Sections

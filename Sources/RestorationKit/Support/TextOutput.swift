@@ -4,8 +4,13 @@
 struct TextOutput {
     private let buffer: ByteBuffer
 
-    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
-        body(buffer.bytes)
+    /// The text's bytes, valid while the output lives.
+    var bytes: UnsafeRawBufferPointer {
+        buffer.bytes
+    }
+
+    var count: Int {
+        buffer.count
     }
 
     var string: String {
@@ -16,9 +21,15 @@ struct TextOutput {
     let limit: Int
     private(set) var isFull = false
 
+    /// Text written at the same time on other threads that counts against the same limit.
+    private let budget: SharedTextBudget?
+    /// How much of the text `budget` has been told of.
+    private var reported = 0
+
     /// `capacity`: the bytes expected (a document's text starts at 64 KiB, a summary at 64 B).
-    init(limit: Int = .max, capacity: Int = 1 << 16) {
+    init(limit: Int = .max, capacity: Int = 1 << 16, sharing budget: SharedTextBudget? = nil) {
         self.limit = limit
+        self.budget = budget
         buffer = ByteBuffer(capacity: capacity)
     }
 
@@ -114,6 +125,33 @@ struct TextOutput {
 
     mutating func endLine() {
         buffer.append(UInt8(ascii: "\n"))
-        isFull = buffer.count > limit
+        isFull = isFull || buffer.count > limit
+        if let budget, buffer.count - reported >= SharedTextBudget.step {
+            isFull = budget.spend(buffer.count - reported) || isFull
+            reported = buffer.count
+        }
+    }
+}
+
+/// A limit on text written by several threads at once, each into its own `TextOutput`: each
+/// tells it what it wrote every `step` bytes, and stops once all of them together have passed
+/// it. So the text made past the limit stays within a step (and a line) per thread.
+final class SharedTextBudget: @unchecked Sendable {
+    static let step = 1 << 16
+    private let limit: Int
+    private var spent: Int
+    private let lock = ThreadLock()
+
+    init(limit: Int, spent: Int) {
+        self.limit = limit
+        self.spent = spent
+    }
+
+    /// Counts `bytes` more; whether the text is now past the limit.
+    func spend(_ bytes: Int) -> Bool {
+        lock.withLock {
+            spent += bytes
+            return spent > limit
+        }
     }
 }
