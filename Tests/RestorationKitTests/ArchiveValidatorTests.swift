@@ -155,4 +155,36 @@ final class ArchiveValidatorTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(compared, 2, "validate/dangling-reference.data holds two")
     }
+
+    /// A large archive's rules run in parts on several threads; their findings come out as the
+    /// rules written one after another give them: path rules, then each object's references in
+    /// save order, then app-level ones.
+    func testFindingsOfALargeArchiveKeepTheirOrder() {
+        let count = 1200
+        let paths = (0..<count).map { "Root/:[\($0)]:/Controller\($0)" }
+        var objects: [String: ArchiveFields] = [:]
+        for (index, path) in paths.enumerated() where index % 5 != 4 {
+            var state: [(String, ArchiveValue)] = [("kObjectIsViewControllerKey", .boolean(true))]
+            if index % 7 == 0 { state.append((RestorationKeys.presentedViewController, .reference("Gone\(index)"))) }
+            if index % 11 == 0 { state.append((RestorationKeys.children, .array([.string("Missing\(index)"), .string("Missing\(index)")]))) }
+            if index % 13 == 0 {
+                state.append(("detail", .object(ArchiveObject(className: RestorationKeys.proxyClass, classChain: [RestorationKeys.proxyClass], fields: ArchiveFields([])))))
+            }
+            objects[path] = ArchiveFields(state)
+        }
+        let large = archive(paths: paths + ["Orphan/:[0]:/Child"], objects: objects, extraTop: [
+            ("appLevel", .reference("Gone-app")),
+            (RestorationKeys.firstResponders, .array([.string("Nowhere")])),
+        ])
+        let diagnostics = ArchiveValidator().validate(large)
+        let context = ValidationContext(large)
+        let inOnePiece = MetadataRules.check(large, expectedBundleVersion: nil) + PathRules.check(context)
+            + ReferenceRules.checkObjects(0..<large.objects.count, context) + ReferenceRules.checkApp(context)
+        XCTAssertGreaterThan(ReferenceRules.objectParts(large.objects.count).count, 8)
+        XCTAssertGreaterThan(diagnostics.count, 500)
+        // Compared as a whole: a failure would print every finding.
+        XCTAssertTrue(diagnostics == inOnePiece, "the findings are not in the order the rules give them")
+        // The references the tree draws, in the same order.
+        XCTAssertTrue(ArchiveValidator().danglingReferences(large) == inOnePiece.filter { $0.rule == .danglingReference }, "dangling references out of order")
+    }
 }

@@ -15,18 +15,18 @@ public struct ArchiveValidator: Sendable {
         return DeepStack.run(stackSize: stackSize) {
             let context = ValidationContext(archive)
             var diagnostics = MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion)
-            // The path and reference rules read the archive independently: on a large archive
-            // two processors run them at once, and their findings join in this order.
-            var findings: [[Diagnostic]] = [[], []]
-            let threads = archive.objects.count >= 256 ? min(2, DeepStack.availableThreads) : 1
+            // The path rules and the reference rules over each part of the objects read the
+            // archive independently: on a large archive all processors share them, and their
+            // findings join in this order.
+            let parts = ReferenceRules.objectParts(archive.objects.count)
+            var findings = [[Diagnostic]](repeating: [], count: 1 + parts.count)
             findings.withUnsafeMutableBufferPointer { findings in
-                DeepStack.concurrentPerform(count: 2, threads: threads, stackSize: stackSize) { part in
-                    findings[part] = part == 0 ? PathRules.check(context) : ReferenceRules.check(context)
+                DeepStack.concurrentPerform(count: findings.count, threads: parts.count > 1 ? DeepStack.availableThreads : 1, stackSize: stackSize) { part in
+                    findings[part] = part == 0 ? PathRules.check(context) : ReferenceRules.checkObjects(parts[part - 1], context)
                 }
             }
-            diagnostics += findings[0]
-            diagnostics += findings[1]
-            return diagnostics
+            for part in findings { diagnostics += part }
+            return diagnostics + ReferenceRules.checkApp(context)
         }
     }
 
@@ -39,8 +39,8 @@ public struct ArchiveValidator: Sendable {
     }
 }
 
-/// What several rules need to know about an archive, computed once. A class: the rules' visitor
-/// closures capture it, and copying its sets for each value visited dominated validation.
+/// What several rules need to know about an archive, computed once. A class, so that the rules'
+/// visitor closures capture one reference rather than a copy of the archive and each set.
 final class ValidationContext {
     let archive: RestorationArchive
     /// Listed paths that have an entry: the objects UIKit can restore.
@@ -51,8 +51,18 @@ final class ValidationContext {
 
     init(_ archive: RestorationArchive) {
         self.archive = archive
-        listed = Set(archive.identifierPaths.lazy.map(\.rawValue))
-        saved = Set(archive.objects.lazy.filter { $0.state != nil || $0.undecodedEntry != nil }.map(\.identifierPath.rawValue))
-        viewPaths = Set(archive.objects.lazy.flatMap { $0.views.lazy.map(\.identifierPath.rawValue) })
+        // Three sets of tens of thousands of paths for a large archive: made at once.
+        var sets = [Set<String>](repeating: [], count: 3)
+        sets.withUnsafeMutableBufferPointer { sets in
+            let threads = archive.objects.count >= 256 ? DeepStack.availableThreads : 1
+            DeepStack.concurrentPerform(count: 3, threads: threads, stackSize: DeepStack.stackSize(for: .default)) { part in
+                switch part {
+                case 0: sets[0] = Set(archive.identifierPaths.lazy.map(\.rawValue))
+                case 1: sets[1] = Set(archive.objects.lazy.filter { $0.state != nil || $0.undecodedEntry != nil }.map(\.identifierPath.rawValue))
+                default: sets[2] = Set(archive.objects.lazy.flatMap { $0.views.lazy.map(\.identifierPath.rawValue) })
+                }
+            }
+        }
+        (listed, saved, viewPaths) = (sets[0], sets[1], sets[2])
     }
 }

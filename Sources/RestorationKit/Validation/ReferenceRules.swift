@@ -1,26 +1,54 @@
 /// References between objects: children lists, proxies, the selected tab, first responders.
 enum ReferenceRules {
     static func check(_ context: ValidationContext) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        for object in context.archive.objects {
-            guard let state = object.state else { continue }
-            let path = object.identifierPath.rawValue
-            let children = childTargets(state)
-            diagnostics += checkChildren(children, container: path, context)
-            diagnostics += checkSelectedTab(state, children: children, container: path, context)
-            for (key, value) in state.entries where key != RestorationKeys.children {
-                diagnostics += checkReferences(in: value, path: path, key: key, context)
-            }
-            for view in object.views {
-                for (key, value) in view.state.entries {
-                    diagnostics += checkReferences(in: value, path: view.identifierPath.rawValue, key: key, context)
-                }
+        let parts = objectParts(context.archive.objects.count)
+        var findings = [[Diagnostic]](repeating: [], count: parts.count)
+        findings.withUnsafeMutableBufferPointer { findings in
+            DeepStack.concurrentPerform(count: parts.count, threads: DeepStack.availableThreads, stackSize: DeepStack.stackSize(for: .default)) { part in
+                findings[part] = checkObjects(parts[part], context)
             }
         }
+        return Array(findings.joined()) + checkApp(context)
+    }
+
+    /// The saved objects cut into parts that can be checked apart, on several processors (each
+    /// object's findings depend on that object alone): one part for a small archive.
+    static func objectParts(_ count: Int) -> [Range<Int>] {
+        let parts = count >= 256 ? min(count / 32, 32) : 1
+        return (0..<parts).map { (($0 * count) / parts)..<((($0 + 1) * count) / parts) }
+    }
+
+    /// The findings about the saved objects in `range`, in save order.
+    static func checkObjects(_ range: Range<Int>, _ context: ValidationContext) -> [Diagnostic] {
+        context.archive.objects[range].flatMap { check($0, context) }
+    }
+
+    /// The findings about app-level keys (outside every object) and first responders, which
+    /// follow the objects'.
+    static func checkApp(_ context: ValidationContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
         for (key, value) in context.archive.appState.entries where key != RestorationKeys.firstResponders {
             diagnostics += checkReferences(in: value, path: nil, key: key, context)
         }
         diagnostics += checkFirstResponders(context)
+        return diagnostics
+    }
+
+    private static func check(_ object: RestorationObject, _ context: ValidationContext) -> [Diagnostic] {
+        guard let state = object.state else { return [] }
+        var diagnostics: [Diagnostic] = []
+        let path = object.identifierPath.rawValue
+        let children = childTargets(state)
+        diagnostics += checkChildren(children, container: path, context)
+        diagnostics += checkSelectedTab(state, children: children, container: path, context)
+        for (key, value) in state.entries where key != RestorationKeys.children {
+            diagnostics += checkReferences(in: value, path: path, key: key, context)
+        }
+        for view in object.views {
+            for (key, value) in view.state.entries {
+                diagnostics += checkReferences(in: value, path: view.identifierPath.rawValue, key: key, context)
+            }
+        }
         return diagnostics
     }
 
