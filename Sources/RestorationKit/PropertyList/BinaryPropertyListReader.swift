@@ -192,6 +192,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
         case dictionary(PropertyListContainer)
     }
 
+    @inline(__always)
     func rawObject(_ index: Int) throws(PropertyListError) -> RawObject {
         let offset = try offsetOfObject(index)
         let marker = buffer[offset]
