@@ -108,4 +108,40 @@ final class ArchiveDifferTests: XCTestCase {
         XCTAssertEqual(forward, backward)
         XCTAssertEqual(forward.hashValue, backward.hashValue)
     }
+
+    /// A large archive's objects are compared in parts on several threads: the changes come out
+    /// object by object in save order, as one comparison after another gives them.
+    func testChangesOfALargeArchiveKeepTheirOrder() {
+        let count = 1200
+        let path = { (index: Int) in "Root/:[\(index)]:/Controller\(index)" }
+        let old = archive((0..<count).map { (path($0), ArchiveFields([("n", .integer(Int128($0))), ("same", .string("x"))])) })
+        var newObjects: [(String, ArchiveFields)] = []
+        for index in 0..<count where index % 50 != 7 {
+            let number = Int128(index % 3 == 0 ? index + 1 : index)
+            newObjects.append((path(index), ArchiveFields([("n", .integer(number)), ("same", .string("x"))])))
+        }
+        newObjects.append((path(count), ArchiveFields([])))
+        let new = archive(newObjects)
+        var expected: [String] = []
+        for index in 0..<count {
+            if index % 50 == 7 {
+                expected.append("- \(path(index))")
+            } else if index % 3 == 0 {
+                expected.append("~ \(path(index)) state.n")
+            }
+        }
+        expected.append("+ \(path(count))")
+        let changes = ArchiveDiffer(ignoring: ["identifierPaths", "restorationClassMap"]).diff(old, new).map { change in
+            let marker = ["added": "+", "removed": "-", "changed": "~"][change.kind.rawValue]!
+            let keys = change.path.map { component -> String in
+                if case .key(let key) = component { return key }
+                return "?"
+            }
+            return ([marker, change.identifierPath ?? ""] + (keys.isEmpty ? [] : [keys.joined(separator: ".")])).joined(separator: " ")
+        }
+        XCTAssertGreaterThan(DeepStack.parts(of: count).count, 8)
+        XCTAssertEqual(changes.count, expected.count)
+        let firstDifference = changes.indices.first { $0 < expected.count && changes[$0] != expected[$0] }
+        XCTAssertNil(firstDifference, "changes out of order from \(firstDifference.map { changes[$0] } ?? "")")
+    }
 }

@@ -180,7 +180,7 @@ final class ArchiveValidatorTests: XCTestCase {
         let context = ValidationContext(large)
         let inOnePiece = MetadataRules.check(large, expectedBundleVersion: nil) + PathRules.check(context)
             + ReferenceRules.checkObjects(0..<large.objects.count, context) + ReferenceRules.checkApp(context)
-        XCTAssertGreaterThan(ReferenceRules.objectParts(large.objects.count).count, 8)
+        XCTAssertGreaterThan(DeepStack.parts(of: large.objects.count).count, 8)
         XCTAssertGreaterThan(diagnostics.count, 500)
         // Compared as a whole: a failure would print every finding.
         XCTAssertTrue(diagnostics == inOnePiece, "the findings are not in the order the rules give them")

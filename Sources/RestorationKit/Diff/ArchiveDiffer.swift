@@ -64,15 +64,24 @@ public struct ArchiveDiffer: Sendable {
 
     private func objects(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout [ArchiveChange]) {
         let newObjects = Dictionary(b.objects.map { ($0.identifierPath.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldPaths = Set(a.objects.map(\.identifierPath.rawValue))
-        for old in a.objects {
-            let path = old.identifierPath.rawValue
-            guard let new = newObjects[path] else {
-                changes.append(ArchiveChange(.removed, identifierPath: path, path: [], summary: "object removed"))
-                continue
+        var oldPaths = Set<String>()
+        // Each object's changes depend on that object and its namesake alone: parts of the old
+        // archive's objects are compared apart, on all processors, and their changes joined in order.
+        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: DeepStack.stackSize(for: .default), first: {
+            oldPaths = Set(a.objects.map(\.identifierPath.rawValue))
+        }) { range in
+            var changes: [ArchiveChange] = []
+            for old in a.objects[range] {
+                let path = old.identifierPath.rawValue
+                guard let new = newObjects[path] else {
+                    changes.append(ArchiveChange(.removed, identifierPath: path, path: [], summary: "object removed"))
+                    continue
+                }
+                object(old, new, into: &changes)
             }
-            object(old, new, into: &changes)
+            return changes
         }
+        for part in parts { changes += part }
         for new in b.objects where !oldPaths.contains(new.identifierPath.rawValue) {
             changes.append(ArchiveChange(.added, identifierPath: new.identifierPath.rawValue, path: [], summary: "object added"))
         }

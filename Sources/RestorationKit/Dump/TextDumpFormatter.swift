@@ -9,7 +9,7 @@ package struct TextDumpFormatter: Sendable {
     /// Colors for section headings and notes (only on a terminal; the command decides).
     public var style: TextStyle
 
-    /// Whether a large archive's objects are written in parts (see `chunkCount`); the tests
+    /// Whether a large archive's objects are written in parts (see `objects`); the tests
     /// compare the parts with the text written in one piece.
     var writesInParts = true
 
@@ -62,11 +62,12 @@ package struct TextDumpFormatter: Sendable {
     /// The text in parts, in order: more than one when the saved objects were written on
     /// several processors.
     private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [TextOutput] {
-        let chunks = archive.isRestorationArchive && writesInParts ? Self.chunkCount(objects: archive.objects.count) : 1
-        // Room for about 2 KiB per saved object (a large archive's dump takes about 1 KiB each)
-        // taken at once: a buffer grown by doubling touches twice the memory and copies the
-        // text again at each step. Room never written costs no memory.
-        let objectRoom = chunks > 1 ? 256 : 2048
+        let inParts = archive.isRestorationArchive && writesInParts && DeepStack.parts(of: archive.objects.count).count > 1
+        // Room taken at once: about 2 KiB per saved object when the objects are written here (a
+        // large archive's dump takes about 1 KiB each), 256 bytes when only the class map and
+        // the path list are. A buffer grown by doubling touches twice the memory and copies the
+        // text again at each step; room never written costs no memory.
+        let objectRoom = inParts ? 256 : 2048
         var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, archive.objects.count * objectRoom) + (1 << 16))
         out.line(style.paint("File: " + RawPath.display(file), .bold))
         // Notes first: they say how to read what follows (a generic archive, keys left over).
@@ -82,14 +83,14 @@ package struct TextDumpFormatter: Sendable {
         header(archive, into: &out)
         classMap(archive, into: &out)
         identifierPaths(archive, into: &out)
-        guard chunks > 1, !out.isFull else {
+        guard inParts, !out.isFull else {
             for object in archive.objects where !out.isFull {
                 self.object(object, into: &out)
             }
             appState(archive, into: &out)
             return [out]
         }
-        var parts = [out] + objects(archive.objects, chunks: chunks, after: out.count, outputLimit: outputLimit)
+        var parts = [out] + objects(archive.objects, after: out.count, outputLimit: outputLimit)
         let written = parts.reduce(0) { $0 + $1.count }
         if written <= outputLimit, !archive.appState.isEmpty {
             var tail = TextOutput(limit: outputLimit - written)
@@ -99,29 +100,18 @@ package struct TextDumpFormatter: Sendable {
         return parts
     }
 
-    /// Into how many parts the saved objects' text is cut, to be written on all processors
-    /// (one: written in place). Each object's text depends on that object alone. The same on
-    /// every machine, so that the parts are the same however many threads write them.
-    private static func chunkCount(objects: Int) -> Int {
-        objects >= 256 ? min(objects / 32, 32) : 1
-    }
-
-    /// The saved objects' text in `chunks` parts, written on all processors, after `spent`
-    /// bytes of text; the parts stop soon after they pass `outputLimit` together.
-    private func objects(_ objects: [RestorationObject], chunks: Int, after spent: Int, outputLimit: Int) -> [TextOutput] {
+    /// The saved objects' text in parts (see `DeepStack.parts(of:)`; each object's text depends
+    /// on that object alone), written on all processors, after `spent` bytes of text; the parts
+    /// stop soon after they pass `outputLimit` together.
+    private func objects(_ objects: [RestorationObject], after spent: Int, outputLimit: Int) -> [TextOutput] {
         let budget = SharedTextBudget(limit: outputLimit, spent: spent)
-        var parts = [TextOutput?](repeating: nil, count: chunks)
-        parts.withUnsafeMutableBufferPointer { parts in
-            DeepStack.concurrentPerform(count: chunks, threads: DeepStack.availableThreads, stackSize: DeepStack.stackSize(for: .default)) { chunk in
-                let range = (chunk * objects.count / chunks)..<((chunk + 1) * objects.count / chunks)
-                var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
-                for object in objects[range] where !out.isFull {
-                    self.object(object, into: &out)
-                }
-                parts[chunk] = out
+        return DeepStack.mapParts(of: objects.count, stackSize: DeepStack.stackSize(for: .default)) { range in
+            var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
+            for object in objects[range] where !out.isFull {
+                self.object(object, into: &out)
             }
+            return out
         }
-        return parts.map { $0! }
     }
 
     private func appState(_ archive: RestorationArchive, into out: inout TextOutput) {

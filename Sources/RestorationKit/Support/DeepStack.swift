@@ -73,6 +73,28 @@ extension DeepStack {
         }
     }
 
+    /// `0..<count` cut into parts to be handled apart, on several processors: one part for fewer
+    /// than 256 items, otherwise up to 32 of at least 32 items. The same on every machine, so
+    /// that what is made of the parts does not depend on how many threads made it.
+    static func parts(of count: Int) -> [Range<Int>] {
+        let parts = count >= 256 ? min(count / 32, 32) : 1
+        return (0..<parts).map { ($0 * count / parts)..<(($0 + 1) * count / parts) }
+    }
+
+    /// `transform` of each part of `0..<count` (see `parts(of:)`), in order, on all processors;
+    /// the calling thread runs `first` before it joins in.
+    static func mapParts<Result>(
+        of count: Int, stackSize: Int, first: () -> Void = {}, _ transform: (Range<Int>) -> Result
+    ) -> [Result] {
+        let parts = parts(of: count)
+        return [Result](unsafeUninitializedCapacity: parts.count) { buffer, initialized in
+            concurrentPerform(count: parts.count, threads: parts.count > 1 ? availableThreads : 1, stackSize: stackSize, first: first) { index in
+                (buffer.baseAddress! + index).initialize(to: transform(parts[index]))
+            }
+            initialized = parts.count
+        }
+    }
+
     /// Calls `body(index)` for every index in `0..<count`, spread over the calling thread and up
     /// to `threads - 1` workers of the pool with at least `stackSize` bytes of stack; returns when
     /// all calls have. Indices are handed out in small batches, in order. Workers that are busy

@@ -18,14 +18,14 @@ public struct ArchiveValidator: Sendable {
             // The path rules and the reference rules over each part of the objects read the
             // archive independently: on a large archive all processors share them, and their
             // findings join in this order.
-            let parts = ReferenceRules.objectParts(archive.objects.count)
-            var findings = [[Diagnostic]](repeating: [], count: 1 + parts.count)
-            findings.withUnsafeMutableBufferPointer { findings in
-                DeepStack.concurrentPerform(count: findings.count, threads: parts.count > 1 ? DeepStack.availableThreads : 1, stackSize: stackSize) { part in
-                    findings[part] = part == 0 ? PathRules.check(context) : ReferenceRules.checkObjects(parts[part - 1], context)
-                }
+            var pathFindings: [Diagnostic] = []
+            let referenceFindings = DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize, first: {
+                pathFindings = PathRules.check(context)
+            }) { range in
+                ReferenceRules.checkObjects(range, context)
             }
-            for part in findings { diagnostics += part }
+            diagnostics += pathFindings
+            for part in referenceFindings { diagnostics += part }
             return diagnostics + ReferenceRules.checkApp(context)
         }
     }

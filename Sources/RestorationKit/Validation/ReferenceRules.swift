@@ -1,24 +1,14 @@
 /// References between objects: children lists, proxies, the selected tab, first responders.
 enum ReferenceRules {
     static func check(_ context: ValidationContext) -> [Diagnostic] {
-        let parts = objectParts(context.archive.objects.count)
-        var findings = [[Diagnostic]](repeating: [], count: parts.count)
-        findings.withUnsafeMutableBufferPointer { findings in
-            DeepStack.concurrentPerform(count: parts.count, threads: DeepStack.availableThreads, stackSize: DeepStack.stackSize(for: .default)) { part in
-                findings[part] = checkObjects(parts[part], context)
-            }
+        let parts = DeepStack.mapParts(of: context.archive.objects.count, stackSize: DeepStack.stackSize(for: .default)) { range in
+            checkObjects(range, context)
         }
-        return Array(findings.joined()) + checkApp(context)
+        return Array(parts.joined()) + checkApp(context)
     }
 
-    /// The saved objects cut into parts that can be checked apart, on several processors (each
-    /// object's findings depend on that object alone): one part for a small archive.
-    static func objectParts(_ count: Int) -> [Range<Int>] {
-        let parts = count >= 256 ? min(count / 32, 32) : 1
-        return (0..<parts).map { (($0 * count) / parts)..<((($0 + 1) * count) / parts) }
-    }
-
-    /// The findings about the saved objects in `range`, in save order.
+    /// The findings about the saved objects in `range`, in save order: each object's depend on
+    /// that object alone, so parts of the objects are checked apart, on several processors.
     static func checkObjects(_ range: Range<Int>, _ context: ValidationContext) -> [Diagnostic] {
         context.archive.objects[range].flatMap { check($0, context) }
     }
