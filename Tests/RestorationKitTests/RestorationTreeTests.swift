@@ -36,4 +36,22 @@ final class RestorationTreeTests: XCTestCase {
         let text = TreeTextFormatter().format(tree)
         XCTAssertEqual(text, "Root\n✗ Gone  (app state AppHistory: not saved)\n1 object, 0 views, 1 dangling reference\n")
     }
+
+    /// A large tree's labels are made in parts on several threads: each node still gets its own.
+    func testLabelsOfALargeTree() {
+        var objects: [(String, ArchiveFields)] = [("Tabs", ArchiveFields([]))]
+        for tab in 0..<20 {
+            objects.append(("Tabs/:[\(tab)]:/Navigation", ArchiveFields([])))
+            for row in 0..<30 { objects.append(("Tabs/:[\(tab)]:/Navigation/:[\(row)]:/Controller\(row)", ArchiveFields([]))) }
+        }
+        // A path whose parent was not saved is a root, labelled with its whole path.
+        objects.append(("Gone/:[0]:/Orphan", ArchiveFields([])))
+        let tree = RestorationTree(archive(objects))
+        XCTAssertGreaterThan(DeepStack.parts(of: objects.count).count, 8)
+        XCTAssertEqual(tree.roots.map(\.label), ["Tabs", "Gone/:[0]:/Orphan"])
+        XCTAssertEqual(tree.roots[0].children.map(\.label), (0..<20).map { "[\($0)] Navigation" })
+        for (tab, navigation) in tree.roots[0].children.enumerated() {
+            XCTAssertEqual(navigation.children.map(\.label), (0..<30).map { "[\($0)] Controller\($0)" }, "tab \(tab)")
+        }
+    }
 }

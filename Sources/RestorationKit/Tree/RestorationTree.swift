@@ -63,12 +63,21 @@ public struct RestorationTree: Sendable {
             dangling[viewOwner[path] ?? path, default: []].append((diagnostic.key ?? "", target))
         }
 
+        // A node's label, the costly part of making it, depends on its own path and whether it
+        // has a parent: made in parts on all processors.
+        let labels = Array(DeepStack.mapParts(of: archive.objects.count, stackSize: DeepStack.stackSize(for: .default)) { range in
+            range.map { index -> String in
+                let path = archive.objects[index].identifierPath
+                guard let parent = path.parent?.rawValue, known.contains(parent) else { return path.rawValue }
+                return String(path.rawValue.dropFirst(parent.count + 1)).replacingIndexComponents()
+            }
+        }.joined())
+
         func node(_ index: Int, parentIndex: Int?) -> Node {
             let object = archive.objects[index]
             let path = object.identifierPath.rawValue
-            let label = parentIndex.map { String(path.dropFirst(archive.objects[$0].identifierPath.rawValue.count + 1)).replacingIndexComponents() } ?? path
             return Node(
-                identifierPath: object.identifierPath, label: label, restorationClass: object.restorationClass,
+                identifierPath: object.identifierPath, label: labels[index], restorationClass: object.restorationClass,
                 views: object.views.map(\.identifierPath),
                 presented: parent(parentIndex, names: path, under: RestorationKeys.presentedViewController),
                 selected: parent(parentIndex, names: path, under: RestorationKeys.tabBarSelectedViewController),
