@@ -536,8 +536,21 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         for (job, result) in zip(jobs, results) {
             prefetched[job.uid] = result
         }
-        // The batches join the tape one by one: room for all of them at once.
-        s.tape.nodes.reserveCapacity(s.tape.nodes.count + batches.reduce(0) { $0 + ($1?.nodes.count ?? 0) } + top.count * 4)
+        // The batches join the tape now, on all processors, with room for the rest of the outer
+        // archive. Past the tape's size they are left to the walk, which joins them as it meets
+        // them and reports the size it cannot reach.
+        var joining = batches.compactMap { $0 }
+        let added = joining.reduce(0) { $0 + $1.nodes.count }
+        guard joining.count == batches.count, s.tape.nodes.count + added <= Int(UInt32.max) else {
+            s.tape.nodes.reserveCapacity(s.tape.nodes.count + added + top.count * 4)
+            self.batches = batches
+            return
+        }
+        // Held once, so that each batch's memory goes as soon as it is copied.
+        batches = [TapeBuilder?](repeating: nil, count: batches.count)
+        for (batch, relocation) in s.tape.absorb(all: &joining, reserving: top.count * 4, threads: threads).enumerated() {
+            joinedBatches[batch] = relocation
+        }
         self.batches = batches
     }
 

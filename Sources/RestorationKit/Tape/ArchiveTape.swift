@@ -162,7 +162,15 @@ struct TapeBuilder {
     /// Appends another builder's nodes (nested archives decoded on another thread, with the
     /// same input); the relocation says where its nodes are now.
     mutating func absorb(_ other: TapeBuilder) -> Relocation {
-        var relocation = Relocation(nodes: UInt64(nodes.count), text: UInt64(text.count), wide: UInt64(wideIntegers.count), classes: [])
+        let relocation = joinSideValues(of: other, nodesAt: nodes.count)
+        for node in other.nodes { nodes.append(relocation.relocate(node)) }
+        return relocation
+    }
+
+    /// Appends another builder's text, wide integers, classes and data errors, for its nodes to
+    /// join at `nodesAt`; returns how they move.
+    private mutating func joinSideValues(of other: TapeBuilder, nodesAt position: Int) -> Relocation {
+        var relocation = Relocation(nodes: UInt64(position), text: UInt64(text.count), wide: UInt64(wideIntegers.count), classes: [])
         for tapeClass in other.classes { relocation.classes.append(intern(tapeClass)) }
         for (location, reason) in other.dataErrors {
             var moved = location
@@ -171,8 +179,37 @@ struct TapeBuilder {
         }
         text.append(contentsOf: other.text)
         wideIntegers.append(contentsOf: other.wideIntegers)
-        for node in other.nodes { nodes.append(relocation.relocate(node)) }
         return relocation
+    }
+
+    /// Appends other builders' nodes (nested archives decoded on other threads, with the same
+    /// input), each builder's where the one before ends, with room for `reserving` more nodes;
+    /// the nodes are copied and relocated on up to `threads` threads. The relocations say where
+    /// each builder's nodes are now. Each builder is emptied once copied.
+    mutating func absorb(all others: inout [TapeBuilder], reserving extra: Int, threads: Int) -> [Relocation] {
+        var relocations: [Relocation] = []
+        var nodeCount = nodes.count
+        for other in others {
+            relocations.append(joinSideValues(of: other, nodesAt: nodeCount))
+            nodeCount += other.nodes.count
+        }
+        let kept = nodes
+        nodes = [TapeNode](unsafeUninitializedCapacity: nodeCount + extra) { buffer, initialized in
+            let start = buffer.baseAddress!
+            kept.withUnsafeBufferPointer { start.initialize(from: $0.baseAddress!, count: $0.count) }
+            others.withUnsafeMutableBufferPointer { others in
+                DeepStack.concurrentPerform(count: others.count, threads: threads, stackSize: 1 << 20) { index in
+                    let relocation = relocations[index]
+                    others[index].nodes.withUnsafeBufferPointer { from in
+                        let to = start + Int(relocation.nodes)
+                        for position in from.indices { (to + position).initialize(to: relocation.relocate(from[position])) }
+                    }
+                    others[index] = TapeBuilder()
+                }
+            }
+            initialized = nodeCount
+        }
+        return relocations
     }
 
     /// Where an absorbed builder's nodes, text, wide integers and classes went.
