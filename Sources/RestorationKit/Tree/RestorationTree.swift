@@ -33,12 +33,20 @@ public struct RestorationTree: Sendable {
     }
 
     private static func build(_ archive: RestorationArchive) -> ([Node], [(key: String, target: String)]) {
-        let paths = archive.objects.map(\.identifierPath.rawValue)
-        let known = Set(paths)
+        let objects = archive.objects
+        let stackSize = DeepStack.stackSize(for: .default)
+        // Each object's parent path (parsing every path is the costly part) and the set of
+        // saved paths, made at once.
+        var known = Set<String>()
+        let parents = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
+            known = Set(objects.lazy.map(\.identifierPath.rawValue))
+        }) { range in
+            range.map { objects[$0].identifierPath.parent?.rawValue }
+        }.joined())
         var childrenOf: [String: [Int]] = [:]
         var rootIndices: [Int] = []
-        for (index, object) in archive.objects.enumerated() {
-            if let parent = object.identifierPath.parent?.rawValue, known.contains(parent) {
+        for index in objects.indices {
+            if let parent = parents[index], known.contains(parent) {
                 childrenOf[parent, default: []].append(index)
             } else {
                 rootIndices.append(index)
@@ -46,14 +54,25 @@ public struct RestorationTree: Sendable {
         }
         /// Whether the parent's state refers to `path` under `key`.
         func parent(_ parent: Int?, names path: String, under key: String) -> Bool {
-            guard let parent, case .reference(let target)? = archive.objects[parent].state?[key] else { return false }
+            guard let parent, case .reference(let target)? = objects[parent].state?[key] else { return false }
             return target == path
         }
+        // A node's label depends on its own path and whether it has a parent: made in parts on
+        // all processors, while the calling thread maps views to their objects.
+        var viewOwner: [String: String] = [:]
+        let labels = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
+            viewOwner = Dictionary(objects.flatMap { object in object.views.map { ($0.identifierPath.rawValue, object.identifierPath.rawValue) } },
+                                   uniquingKeysWith: { first, _ in first })
+        }) { range in
+            range.map { index -> String in
+                let path = objects[index].identifierPath.rawValue
+                guard let parent = parents[index], known.contains(parent) else { return path }
+                return String(path.dropFirst(parent.count + 1)).replacingIndexComponents()
+            }
+        }.joined())
         // Dangling references as the validator defines them, attached to the object they are in.
         var dangling: [String: [(key: String, target: String)]] = [:]
         var appDangling: [(key: String, target: String)] = []
-        let viewOwner = Dictionary(archive.objects.flatMap { object in object.views.map { ($0.identifierPath.rawValue, object.identifierPath.rawValue) } },
-                                   uniquingKeysWith: { first, _ in first })
         for diagnostic in ArchiveValidator().danglingReferences(archive) {
             guard let target = diagnostic.target else { continue }
             guard let path = diagnostic.identifierPath else {
@@ -63,18 +82,8 @@ public struct RestorationTree: Sendable {
             dangling[viewOwner[path] ?? path, default: []].append((diagnostic.key ?? "", target))
         }
 
-        // A node's label, the costly part of making it, depends on its own path and whether it
-        // has a parent: made in parts on all processors.
-        let labels = Array(DeepStack.mapParts(of: archive.objects.count, stackSize: DeepStack.stackSize(for: .default)) { range in
-            range.map { index -> String in
-                let path = archive.objects[index].identifierPath
-                guard let parent = path.parent?.rawValue, known.contains(parent) else { return path.rawValue }
-                return String(path.rawValue.dropFirst(parent.count + 1)).replacingIndexComponents()
-            }
-        }.joined())
-
         func node(_ index: Int, parentIndex: Int?) -> Node {
-            let object = archive.objects[index]
+            let object = objects[index]
             let path = object.identifierPath.rawValue
             return Node(
                 identifierPath: object.identifierPath, label: labels[index], restorationClass: object.restorationClass,
