@@ -60,8 +60,8 @@ enum Console {
 
     /// Ends the process once every result is written. The commands call this instead of
     /// returning so that the decoded archives, up to millions of values, are not freed one by
-    /// one first: for a large archive that took a quarter of the run. Output is unbuffered, so
-    /// nothing is lost.
+    /// one first, which takes long for a large archive. Output is unbuffered, so nothing is
+    /// lost.
     static func finish(_ status: Int32) -> Never {
         exit(status)
     }

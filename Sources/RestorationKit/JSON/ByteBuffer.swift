@@ -1,8 +1,8 @@
 /// A growable run of bytes that appends with a bounds check and a copy: the JSON writer's text.
 ///
 /// Output is made of millions of small pieces (a bracket, an indentation, a key); appending
-/// each to an `Array` costs a uniqueness check and a generic copy, which added up to a tenth of
-/// a large dump's instructions. A writer owns its buffer alone, so a class is safe here.
+/// each to an `Array` costs a uniqueness check and a generic copy. A writer owns its buffer
+/// alone, so a class is safe here.
 final class ByteBuffer {
     private var start: UnsafeMutablePointer<UInt8>
     private(set) var count = 0

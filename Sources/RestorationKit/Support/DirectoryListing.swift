@@ -19,11 +19,6 @@ package enum DirectoryListing {
         return RawPath.withCString(path) { stat($0, &status) } == 0
     }
 
-    public static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return RawPath.withCString(path) { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    }
-
     public enum EntryKind: Sendable {
         case directory, file, symbolicLink, other
     }

@@ -3,11 +3,9 @@ import Glibc
 #endif
 
 /// Asks the kernel to back a large buffer with 2 MiB pages where it can (Linux's transparent
-/// huge pages, `madvise(MADV_HUGEPAGE)`; elsewhere nothing happens). The benchmark archive's
-/// 24 MB buffer then takes a dozen page faults instead of six thousand, and lookups across it
-/// miss the TLB less: with the rendered text's blocks too, `dump --json` took a tenth less time.
-/// The kernel may decline, or may first compact memory to find such pages; nothing depends on
-/// it.
+/// huge pages, `madvise(MADV_HUGEPAGE)`; elsewhere nothing happens). A 24 MB buffer then takes a
+/// dozen page faults instead of six thousand, and lookups across it miss the TLB less. The
+/// kernel may decline, or may first compact memory to find such pages; nothing depends on it.
 enum LargePages {
     static let size = 2 << 20
 

@@ -149,8 +149,8 @@ extension String {
     }
 
     /// Escapes double quotes, for a string shown between them. Byte by byte: a quote is one
-    /// byte in UTF-8 and never part of another character (going by Characters made a long
-    /// string cost a hundred times more).
+    /// byte in UTF-8 and never part of another character, so the string need not be broken
+    /// into Characters, which costs far more on a long one.
     func replacingQuotes() -> String {
         guard utf8.contains(UInt8(ascii: "\"")) else { return self }
         var bytes: [UInt8] = []

@@ -50,7 +50,7 @@ struct StreamedArchiveRenderer {
 
     /// Calls `body` with the key and value indices of a dictionary's entries, keys as ASCII
     /// bytes. The entries are held on the stack: there are several dictionaries per archive, and
-    /// an array for each cost a tenth of the rendering in `malloc` and reference counting.
+    /// an array for each would mean a `malloc` and reference counting each time.
     func withEntries<T>(of dictionary: PropertyListContainer, _ body: (StreamedFields) throws(GiveUp) -> T) throws(GiveUp) -> T {
         try withFieldStorage(count: dictionary.count) { (storage) throws(GiveUp) in
             for position in 0..<dictionary.count {
