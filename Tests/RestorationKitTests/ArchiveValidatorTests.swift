@@ -142,6 +142,21 @@ final class ArchiveValidatorTests: XCTestCase {
         XCTAssertEqual(rules(ArchiveValidator().validate(archive(paths: ["Root"], objects: ["Root": state]))), ["error:proxy-without-path"])
     }
 
+    /// Within one key, each dangling target and a proxy without a path are reported once, in
+    /// the order the walk meets them, however deep (an object's fields, a nested archive).
+    func testReferencesInOneKeyOnceEachInOrder() {
+        let empty = ArchiveValue.object(ArchiveObject(className: RestorationKeys.proxyClass, classChain: [RestorationKeys.proxyClass], fields: .empty))
+        let holder = ArchiveValue.object(ArchiveObject(className: "Holder", classChain: ["Holder"], fields: ArchiveFields([("inner", .reference("Gone/B"))])))
+        let nested = ArchiveValue.archive(KeyedArchive(top: ArchiveFields([("x", .reference("Gone/A")), ("y", empty)])))
+        let value = ArchiveValue.array([.reference("Gone/A"), empty, holder, .reference("Root"), nested, .reference("Gone/C")])
+        let state = ArchiveFields([("history", value), ("other", .reference("Gone/A"))])
+        let diagnostics = ArchiveValidator().validate(archive(paths: ["Root"], objects: ["Root": state]))
+        XCTAssertEqual(diagnostics.map { "\($0.key ?? ""):\($0.rule.rawValue):\($0.target ?? "")" }, [
+            "history:dangling-reference:Gone/A", "history:proxy-without-path:", "history:dangling-reference:Gone/B",
+            "history:dangling-reference:Gone/C", "other:dangling-reference:Gone/A",
+        ])
+    }
+
     /// `tree` asks for the dangling references alone; they are exactly `validate`'s, in order,
     /// for every fixture that is a restoration archive.
     func testDanglingReferencesAloneAreValidatesOwn() throws {

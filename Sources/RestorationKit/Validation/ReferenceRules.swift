@@ -18,7 +18,7 @@ enum ReferenceRules {
     static func checkApp(_ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for (key, value) in context.archive.appState.entries where key != RestorationKeys.firstResponders {
-            diagnostics += checkReferences(in: value, path: nil, key: key, context)
+            checkReferences(in: value, path: nil, key: key, context, into: &diagnostics)
         }
         diagnostics += checkFirstResponders(context)
         return diagnostics
@@ -29,14 +29,16 @@ enum ReferenceRules {
         var diagnostics: [Diagnostic] = []
         let path = object.identifierPath.rawValue
         let children = childTargets(state)
-        diagnostics += checkChildren(children, container: path, context)
+        if !children.isEmpty {
+            diagnostics += checkChildren(children, container: path, context)
+        }
         diagnostics += checkSelectedTab(state, children: children, container: path, context)
         for (key, value) in state.entries where key != RestorationKeys.children {
-            diagnostics += checkReferences(in: value, path: path, key: key, context)
+            checkReferences(in: value, path: path, key: key, context, into: &diagnostics)
         }
         for view in object.views {
             for (key, value) in view.state.entries {
-                diagnostics += checkReferences(in: value, path: view.identifierPath.rawValue, key: key, context)
+                checkReferences(in: value, path: view.identifierPath.rawValue, key: key, context, into: &diagnostics)
             }
         }
         return diagnostics
@@ -96,21 +98,20 @@ enum ReferenceRules {
             "the selected view controller \(selected) \(reason): UIKit logs \"TabBarController's selected view controller from State Restoration isn't contained in Tab Controller, skipping\" and keeps its default selection")]
     }
 
-    /// Every `_UIObjectIdentifierPathProxy` in `value`, nested archives included.
-    private static func checkReferences(in value: ArchiveValue, path: String?, key: String, _ context: ValidationContext) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        var reported = Set<String>()
-        visit(value) { node in
-            if isProxyWithoutPath(node) {
-                if reported.insert("\u{0}proxy").inserted {
-                    diagnostics.append(proxyWithoutPath(path: path, key: key, at: key))
-                }
-            } else if case .reference(let target) = node, !context.saved.contains(target), reported.insert(target).inserted {
+    /// Every `_UIObjectIdentifierPathProxy` in `value`, nested archives included: a proxy without
+    /// a path and each target no object was saved under, each once, in the order the walk meets them.
+    private static func checkReferences(in value: ArchiveValue, path: String?, key: String, _ context: ValidationContext, into diagnostics: inout [Diagnostic]) {
+        var scan = ReferenceScan(saved: context.saved)
+        scan.visit(value)
+        for finding in scan.findings {
+            switch finding {
+            case .proxyWithoutPath:
+                diagnostics.append(proxyWithoutPath(path: path, key: key, at: key))
+            case .dangling(let target):
                 diagnostics.append(Diagnostic(.error, .danglingReference, path: path, key: key, target: target,
                     "\(key) refers to \(target), but no object was saved under that path: \(consequence(of: key))"))
             }
         }
-        return diagnostics
     }
 
     private static func consequence(of key: String) -> String {
@@ -122,8 +123,13 @@ enum ReferenceRules {
     }
 
     private static func isProxyWithoutPath(_ value: ArchiveValue) -> Bool {
-        if case .object(let object) = value, object.className == RestorationKeys.proxyClass { return true }
+        if case .object(let object) = value, isProxyClass(object.className) { return true }
         return false
+    }
+
+    /// Most objects are not proxies: their names differ in length, which is checked first.
+    fileprivate static func isProxyClass(_ name: String) -> Bool {
+        name.utf8.count == RestorationKeys.proxyClass.utf8.count && name == RestorationKeys.proxyClass
     }
 
     private static func proxyWithoutPath(path: String?, key: String, at place: String) -> Diagnostic {
@@ -145,26 +151,52 @@ enum ReferenceRules {
                 "the first responder path names neither a saved object or view nor a view of a saved object: UIKit cannot make it first responder again")
         }
     }
+}
 
-    /// Calls `body` for `value` and every value inside it.
-    private static func visit(_ value: ArchiveValue, _ body: (ArchiveValue) -> Void) {
-        body(value)
+/// The references in one value and everything inside it, each reported once: a walk of every
+/// value of every saved object, so it reads the tree directly and allocates only for findings.
+private struct ReferenceScan {
+    enum Finding {
+        case proxyWithoutPath
+        case dangling(String)
+    }
+
+    let saved: Set<String>
+    private(set) var findings: [Finding] = []
+    private var sawProxy = false
+    private var reported: Set<String> = []
+
+    init(saved: Set<String>) {
+        self.saved = saved
+    }
+
+    mutating func visit(_ value: ArchiveValue) {
         switch value {
+        case .null, .string, .integer, .real, .float, .boolean, .date, .data, .uuid, .cycle:
+            break
+        case .reference(let target):
+            if !saved.contains(target), reported.insert(target).inserted {
+                findings.append(.dangling(target))
+            }
         case .array(let elements), .set(let elements), .orderedSet(let elements):
-            for element in elements { visit(element, body) }
+            for element in elements { visit(element) }
         case .dictionary(let dictionary):
             for entry in dictionary.entries {
-                visit(entry.key, body)
-                visit(entry.value, body)
+                visit(entry.key)
+                visit(entry.value)
             }
         case .object(let object):
-            for field in object.fields.values { visit(field, body) }
+            if ReferenceRules.isProxyClass(object.className) {
+                if !sawProxy {
+                    sawProxy = true
+                    findings.append(.proxyWithoutPath)
+                }
+            }
+            for field in object.fields.values { visit(field) }
         case .archive(let archive):
-            for field in archive.top.values { visit(field, body) }
+            for field in archive.top.values { visit(field) }
         case .url(let url):
-            visit(url.base, body)
-        default:
-            break
+            visit(url.base)
         }
     }
 }
