@@ -108,17 +108,20 @@ enum Console {
 
     /// Reads an archive that must be a restoration archive; nil after an error line otherwise.
     static func readRestorationArchive(_ file: String, limits: DecodingLimits) -> RestorationArchive? {
-        do {
-            let archive = try RestorationArchive(contentsOf: file, limits: limits)
-            guard archive.isRestorationArchive else {
-                notRestorationArchive(file)
-                return nil
-            }
+        restorationArchive(file, Result { () throws(ArchiveError) in try RestorationArchive(contentsOf: file, limits: limits) })
+    }
+
+    /// The archive read from `file`, or nil after reporting why it could not be read.
+    static func restorationArchive(_ file: String, _ result: Result<RestorationArchive, ArchiveError>) -> RestorationArchive? {
+        switch result {
+        case .success(let archive) where archive.isRestorationArchive:
             return archive
-        } catch {
+        case .success:
+            notRestorationArchive(file)
+        case .failure(let error):
             Console.error(file: file, error.description)
-            return nil
         }
+        return nil
     }
 
     static func notRestorationArchive(_ file: String) {

@@ -43,8 +43,10 @@ struct Diff: ParsableCommand {
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
     private func compare() -> Never {
-        // Both are read, so that both are reported when neither can be.
-        let archives = [a, b].compactMap { Console.readRestorationArchive($0, limits: decoding.limits) }
+        // Both are read, at the same time, so that both are reported when neither can be.
+        let archives = zip([a, b], RestorationArchive.read(contentsOf: [a, b], limits: decoding.limits)).compactMap { file, result in
+            Console.restorationArchive(file, result)
+        }
         guard archives.count == 2 else { Console.finish(ExitStatus.unreadable) }
         let changes = ArchiveDiffer(ignoring: Set(ignore)).diff(archives[0], archives[1])
         // A document bound to go past the limit is not built (its nodes would take gigabytes).

@@ -153,4 +153,25 @@ final class RestorationArchiveTests: XCTestCase {
         XCTAssertEqual(concurrent.objects, sequential.objects)
         XCTAssertEqual(concurrent, sequential)
     }
+
+    /// Files read together come back in their order, each as reading it alone gives, a file
+    /// that cannot be read as an error in its place; two archives large enough to decode their
+    /// nested archives on several processors share the processors.
+    func testFilesReadTogetherAsOneByOne() throws {
+        let names = ["many-objects.data", "no-such-file.data", "ios8-tabbar.data", "many-objects.data", "plain.plist", "not-restoration.data"]
+        let paths = names.map(FixtureFiles.path)
+        let together = RestorationArchive.read(contentsOf: paths)
+        XCTAssertEqual(together.count, names.count)
+        for (path, result) in zip(paths, together) {
+            switch (result, Result { () throws(ArchiveError) in try RestorationArchive(contentsOf: path) }) {
+            case (.success(let read), .success(let alone)): XCTAssertEqual(read, alone, path)
+            case (.failure(let read), .failure(let alone)): XCTAssertEqual(read.description, alone.description, path)
+            default: XCTFail("\(path): \(result)")
+            }
+        }
+        XCTAssertEqual(try together[0].get().objects.count, 80)
+        XCTAssertEqual(try together[2].get().objects.count, 7)
+        guard case .failure(let missing) = together[1] else { return XCTFail("a missing file is an error") }
+        XCTAssertTrue(missing.description.contains("cannot open"), missing.description)
+    }
 }

@@ -72,6 +72,16 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(missing.status, 2)
         XCTAssertEqual(missing.stdout, "")
         XCTAssertEqual(missing.stderr, "restoration-tool: Fixtures/nope.data: error: cannot open: No such file or directory\n")
+        // Both sides are read (at the same time) and reported, the older first.
+        let neither = try ToolRunner.run(["diff", "Fixtures/nope-a.data", "Fixtures/not-restoration.data"])
+        XCTAssertEqual(neither.status, 2)
+        XCTAssertEqual(neither.stdout, "")
+        XCTAssertEqual(neither.stderr, """
+            restoration-tool: Fixtures/nope-a.data: error: cannot open: No such file or directory
+            restoration-tool: Fixtures/not-restoration.data: error: not a UIKit state-restoration archive \
+            (a keyed archive without kUIStateRestorationArchiveMajorVersionKey or kRootRestorationIdentifiersKey)
+
+            """)
         XCTAssertEqual(try ToolRunner.run(["diff", "Fixtures/plain.plist", "Fixtures/validate/clean.data"]).status, 2)
         let generic = try ToolRunner.run(["diff", "Fixtures/not-restoration.data", "Fixtures/validate/clean.data"])
         XCTAssertEqual(generic.status, 2)

@@ -12,3 +12,20 @@ extension RestorationArchive {
         try self.init(bytes: bytes[...], limits: limits, interpret: interpret)
     }
 }
+
+extension RestorationArchive {
+    /// Reads and decodes the files at `paths` at the same time, each as `init(contentsOf:)`
+    /// does, for a reader that needs them all (`diff`): the steps of one file that use a single
+    /// processor (reading it, listing its nested archives, the model's top level) overlap the
+    /// others' work. The results are in the order of `paths`; a file that cannot be read does not
+    /// stop the others.
+    public static func read(contentsOf paths: [String], limits: DecodingLimits = .default) -> [Result<RestorationArchive, ArchiveError>] {
+        var results = [Result<RestorationArchive, ArchiveError>?](repeating: nil, count: paths.count)
+        results.withUnsafeMutableBufferPointer { results in
+            DeepStack.concurrentPerform(count: paths.count, threads: min(paths.count, DeepStack.availableThreads), stackSize: DeepStack.stackSize(for: limits)) { index in
+                results[index] = Result { () throws(ArchiveError) in try RestorationArchive(contentsOf: paths[index], limits: limits) }
+            }
+        }
+        return results.map { $0! }
+    }
+}
