@@ -489,7 +489,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         let threads = DeepStack.availableThreads
         guard threads > 1 else { return }
         var jobs: [(uid: Int, key: TapeNode, bytes: ArraySlice<UInt8>)] = []
-        var seen = Set<Int>()
+        var seen = Set<Int>(minimumCapacity: top.count)
         for position in 0..<top.count {
             // Whatever is odd here is left to the walk, which reports it in place.
             guard let valueIndex = try? member(top.count + position, of: top, &s),

@@ -56,13 +56,20 @@ final class ValidationContext {
         sets.withUnsafeMutableBufferPointer { sets in
             let threads = archive.objects.count >= 256 ? DeepStack.availableThreads : 1
             DeepStack.concurrentPerform(count: 3, threads: threads, stackSize: DeepStack.stackSize(for: .default)) { part in
+                // Each made at its final size: a set grown by doubling hashes every path again.
                 switch part {
                 case 0: sets[0] = Set(archive.identifierPaths.lazy.map(\.rawValue))
-                case 1: sets[1] = Set(archive.objects.lazy.filter { $0.state != nil || $0.undecodedEntry != nil }.map(\.identifierPath.rawValue))
-                default: sets[2] = Set(archive.objects.lazy.flatMap { $0.views.lazy.map(\.identifierPath.rawValue) })
+                case 1: sets[1] = Self.paths(archive.objects.lazy.filter { $0.state != nil || $0.undecodedEntry != nil }.map(\.identifierPath), capacity: archive.objects.count)
+                default: sets[2] = Self.paths(archive.objects.lazy.flatMap { $0.views.lazy.map(\.identifierPath) }, capacity: archive.objects.reduce(0) { $0 + $1.views.count })
                 }
             }
         }
         (listed, saved, viewPaths) = (sets[0], sets[1], sets[2])
+    }
+
+    private static func paths<Paths: Sequence<IdentifierPath>>(_ paths: Paths, capacity: Int) -> Set<String> {
+        var set = Set<String>(minimumCapacity: capacity)
+        for path in paths { set.insert(path.rawValue) }
+        return set
     }
 }
