@@ -54,4 +54,46 @@ final class RestorationTreeTests: XCTestCase {
             XCTAssertEqual(navigation.children.map(\.label), (0..<30).map { "[\($0)] Controller\($0)" }, "tab \(tab)")
         }
     }
+
+    /// A label is the path below its parent, cut at the byte after the parent: index components
+    /// as `[n]` (leading zeros dropped), malformed ones and empty components as written.
+    func testLabelsAreThePathBelowTheParent() {
+        let cases: [(path: String, parent: String, label: String)] = [
+            ("Tabs/:[1]:/Navigation", "Tabs", "[1] Navigation"),
+            ("A/:[007]:/B", "A", "[7] B"),
+            ("A/:[x]:/B", "A", ":[x]: B"),
+            ("A/:[1234567890]:/B", "A", ":[1234567890]: B"),
+            ("A/:[3]", "A", ":[3]"),
+            ("A/", "A", ""),
+            ("A//B", "A", " B"),
+            ("A/B/C", "A", "B C"),
+            ("Ä/:[2]:/Ü", "Ä", "[2] Ü"),
+            ("Ä/:[02]:/x/:[q]:", "Ä", "[2] x :[q]:"),
+            // A combining mark after the slash belongs to the child's component, as the path
+            // is split (a Character-wise cut took it with the slash and lost it).
+            ("A/\u{301}B", "A", "\u{301}B"),
+            ("A/:[1]:/\u{301}", "A", "[1] \u{301}"),
+        ]
+        for (path, parent, label) in cases {
+            XCTAssertEqual(Array(RestorationTree.label(path, belowParentOfLength: parent.utf8.count).unicodeScalars), Array(label.unicodeScalars), path)
+        }
+    }
+
+    /// The ASCII road and the general one (components) name every node alike.
+    func testASCIILabelsAsTheComponentsGiveThem() {
+        let pieces = ["Nav", ":[0]:", ":[12]:", ":[0009]:", ":[]:", ":[1", "1]:", ":[a]:", "", "x y", ":[123456789]:", ":[1234567890]:"]
+        for first in pieces {
+            for second in pieces {
+                let below = first + "/" + second
+                let expected = IdentifierPath(below).components.map { component -> String in
+                    switch component {
+                    case .identifier(let name): name
+                    case .index(let index): "[\(index)]"
+                    case .malformedIndex(let text): text
+                    }
+                }.joined(separator: " ")
+                XCTAssertEqual(RestorationTree.label("Root/" + below, belowParentOfLength: 4), expected, below)
+            }
+        }
+    }
 }

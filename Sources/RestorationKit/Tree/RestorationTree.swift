@@ -67,7 +67,7 @@ public struct RestorationTree: Sendable {
             range.map { index -> String in
                 let path = objects[index].identifierPath.rawValue
                 guard let parent = parents[index], known.contains(parent) else { return path }
-                return String(path.dropFirst(parent.count + 1)).replacingIndexComponents()
+                return Self.label(path, belowParentOfLength: parent.utf8.count)
             }
         }.joined())
         // Dangling references as the validator defines them, attached to the object they are in.
@@ -97,15 +97,42 @@ public struct RestorationTree: Sendable {
     }
 }
 
-private extension String {
-    /// `:[1]:/NavigationController` → `[1] NavigationController`.
-    func replacingIndexComponents() -> String {
-        IdentifierPath(self).components.map { component in
-            switch component {
-            case .identifier(let name): name
-            case .index(let index): "[\(index)]"
-            case .malformedIndex(let text): text
+extension RestorationTree {
+    /// How a node is named under its parent: the components of `path` after its parent's
+    /// `parentLength` bytes and the `/` that follows them, an index component as `[n]`, spaces
+    /// between them (`Tabs/:[1]:/NavigationController` → `[1] NavigationController`).
+    ///
+    /// The path is cut at the byte, as `IdentifierPath` splits it: a combining mark after the `/`
+    /// belongs to the child's component. ASCII, the usual case, is read from its bytes.
+    static func label(_ path: String, belowParentOfLength parentLength: Int) -> String {
+        var path = path
+        return path.withUTF8 { bytes in
+            let rest = UnsafeBufferPointer(rebasing: bytes[(parentLength + 1)...])
+            guard UnsafeRawBufferPointer(rest).isASCII else {
+                return IdentifierPath(String(decoding: rest, as: UTF8.self)).components.map { component in
+                    switch component {
+                    case .identifier(let name): name
+                    case .index(let index): "[\(index)]"
+                    case .malformedIndex(let text): text
+                    }
+                }.joined(separator: " ")
             }
-        }.joined(separator: " ")
+            var label: [UInt8] = []
+            label.reserveCapacity(rest.count)
+            for component in rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                if component.startIndex > 0 { label.append(UInt8(ascii: " ")) }
+                let text = UnsafeBufferPointer(rebasing: component)
+                guard IdentifierPath.shape(ofASCII: text) == .index else {
+                    label.append(contentsOf: text)
+                    continue
+                }
+                // `:[007]:` is index 7, written as `[7]`.
+                let index = text[2..<(text.count - 2)].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+                label.append(UInt8(ascii: "["))
+                label.append(contentsOf: String(index).utf8)
+                label.append(UInt8(ascii: "]"))
+            }
+            return String(decoding: label, as: UTF8.self)
+        }
     }
 }
