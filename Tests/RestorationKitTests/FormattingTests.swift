@@ -164,6 +164,18 @@ final class FormattingTests: XCTestCase {
     func testHexPreview() {
         XCTAssertEqual(ByteFormatting.hexPreview([0x00, 0xAB], limit: 4), "00 ab")
         XCTAssertEqual(ByteFormatting.hexPreview(Array(0..<6), limit: 4), "00 01 02 03 …")
+        XCTAssertEqual(ByteFormatting.hexPreview([0x7F], limit: 0), " …")
+        XCTAssertEqual(ByteFormatting.hexPreview([UInt8](), limit: 4), "")
+        // Every byte value, each digit as `String(_:radix:)` writes it.
+        let all = (0...255).map(UInt8.init)
+        XCTAssertEqual(ByteFormatting.hexPreview(all, limit: 256),
+                       all.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " "))
+        // The text dump writes the same text straight into its output.
+        for limit in [0, 1, 16, 300] {
+            var out = TextOutput(capacity: 16)
+            out.appendHexPreview(all[3...], limit: limit)
+            XCTAssertEqual(out.string, ByteFormatting.hexPreview(all[3...], limit: limit), "limit \(limit)")
+        }
     }
 
     func testDemangling() {

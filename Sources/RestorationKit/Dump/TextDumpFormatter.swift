@@ -285,7 +285,7 @@ package struct TextDumpFormatter: Sendable {
             out.append(" bytes")
             if !data.bytes.isEmpty {
                 out.append(": ")
-                out.append(ByteFormatting.hexPreview(data.bytes, limit: previewBytes))
+                out.appendHexPreview(data.bytes, limit: previewBytes)
             }
             if let error = data.archiveError {
                 out.append(" (not a readable keyed archive: ")

@@ -1,19 +1,35 @@
 /// Hex previews and Base64 for binary data, without Foundation.
 package enum ByteFormatting {
-    private static let hexDigits = Array("0123456789abcdef".utf8)
     private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// The first `limit` bytes as space-separated hex pairs, with `…` when there are more.
     public static func hexPreview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 16) -> String where Bytes.Element == UInt8 {
         var text: [UInt8] = []
-        for (position, byte) in bytes.prefix(limit).enumerated() {
-            if position > 0 { text.append(UInt8(ascii: " ")) }
-            text.append(hexDigits[Int(byte >> 4)])
-            text.append(hexDigits[Int(byte & 0x0F)])
+        text.reserveCapacity(3 * min(limit, bytes.count) + 4)
+        appendHexPreview(bytes, limit: limit) { text.append($0) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `hexPreview`'s text, a byte at a time to `append`: the text dump writes it straight into
+    /// its output, once for every data value.
+    @inline(__always)
+    static func appendHexPreview<Bytes: Collection>(_ bytes: Bytes, limit: Int, _ append: (UInt8) -> Void) where Bytes.Element == UInt8 {
+        var first = true
+        for byte in bytes.prefix(limit) {
+            if !first { append(UInt8(ascii: " ")) }
+            first = false
+            append(hexDigit(byte >> 4))
+            append(hexDigit(byte & 0x0F))
         }
-        var result = String(decoding: text, as: UTF8.self)
-        if bytes.count > limit { result += " …" }
-        return result
+        if bytes.count > limit {
+            for byte in " …".utf8 { append(byte) }
+        }
+    }
+
+    /// The lowercase hex digit of a value below 16.
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") - 10 + value
     }
 
     public static func base64<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {

@@ -82,6 +82,11 @@ struct TextOutput {
         append(quotes ? escaped.replacingQuotes() : escaped)
     }
 
+    /// The first `limit` bytes in hex (see `ByteFormatting.hexPreview`).
+    mutating func appendHexPreview(_ bytes: ArraySlice<UInt8>, limit: Int) {
+        ByteFormatting.appendHexPreview(bytes, limit: limit) { buffer.append($0) }
+    }
+
     /// `value` in decimal, as `String(value)` spells it.
     mutating func appendDecimal<Value: BinaryInteger>(_ value: Value) {
         guard let small = Int64(exactly: value) else { return append(String(value)) }
