@@ -382,8 +382,7 @@ package struct TextDumpFormatter: Sendable {
 private extension TextOutput {
     /// Appends `key` escaped, as a label; returns its width (see `TextDumpFormatter.width`).
     mutating func appendLabel(_ key: String) -> Int {
-        if TextEscaping.isPlainASCII(key) {
-            append(key)
+        if appendIfPlainASCII(key) {
             return key.utf8.count
         }
         let label = TextEscaping.escape(key)

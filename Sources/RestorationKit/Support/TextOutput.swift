@@ -60,6 +60,18 @@ struct TextOutput {
         buffer.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends `text` if it is plain ASCII, which needs no escaping (see `TextEscaping`);
+    /// whether it did.
+    mutating func appendIfPlainASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            let raw = UnsafeRawBufferPointer(utf8)
+            guard TextEscaping.isPlainASCII(raw) else { return false }
+            buffer.append(contentsOf: raw)
+            return true
+        }
+    }
+
     /// `text` escaped (see `TextEscaping.escape`), and its double quotes too when `quotes`:
     /// printable ASCII, the usual case, copied as it is.
     mutating func appendEscaped(_ text: String, quotes: Bool = false) {
