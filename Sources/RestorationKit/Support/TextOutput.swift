@@ -43,6 +43,8 @@ struct TextOutput {
         line("")
     }
 
+    /// A `String`; a literal goes to the `StaticString` overload, which needs no UTF-8 access.
+    @_disfavoredOverload
     mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { buffer.append(contentsOf: UnsafeRawBufferPointer($0)) }
