@@ -38,18 +38,22 @@ package enum TextEscaping {
 
     /// Whether UTF-8 `bytes` are printable ASCII without a backslash.
     static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        everyWord(of: bytes, wordIsPlain)
+    }
+
+    /// Whether `test` holds for every eight bytes (a byte below 0x20 or above 0x7E, or a
+    /// backslash, is rare): the last word overlaps the one before, and a run shorter than eight
+    /// is padded with spaces, which every test here accepts (see `ByteWords`).
+    @inline(__always)
+    private static func everyWord(of bytes: UnsafeRawBufferPointer, _ test: (UInt64) -> Bool) -> Bool {
+        let count = bytes.count
+        guard count >= 8 else { return test(bytes.paddedWord(padding: UInt8(ascii: " "))) }
         var index = 0
-        // Eight bytes at a time: a byte below 0x20 or above 0x7E, or a backslash, is rare.
-        while index + 8 <= bytes.count {
-            if !wordIsPlain(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
+        while index + 8 <= count {
+            guard test(bytes.word(at: index)) else { return false }
             index += 8
         }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x20 || byte > 0x7E || byte == 0x5C { return false }
-            index += 1
-        }
-        return true
+        return index == count || test(bytes.word(at: count - 8))
     }
 
     /// Whether none of the eight bytes is below 0x20, above 0x7E, or a backslash (the classic
@@ -84,15 +88,10 @@ package enum TextEscaping {
     /// archive expands to is a limit on what is written (escaping multiplied short control
     /// strings five- to six-fold past it).
     static func writtenSize(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // Most text is printable ASCII without a quote or backslash, written as it is.
+        if everyWord(of: bytes, { wordIsPlain($0) && $0.hasNoQuote }) { return bytes.count }
         var size = bytes.count
-        // Most text is printable ASCII without a quote or backslash, written as it is: checked
-        // eight bytes at a time until a word needs a closer look.
-        var start = 0
-        while start + 8 <= bytes.count, wordIsPlain(bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
-              bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self).hasNoQuote {
-            start += 8
-        }
-        for byte in bytes[start...] {
+        for byte in bytes {
             if byte < 0x20 || byte == 0x7F {
                 size += 5
             } else if byte >= 0x80 {
