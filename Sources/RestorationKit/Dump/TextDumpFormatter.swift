@@ -147,16 +147,23 @@ package struct TextDumpFormatter: Sendable {
     private func classMap(_ archive: RestorationArchive, into out: inout TextOutput) {
         out.blank()
         out.line("Restoration Class Map (\(archive.restorationClassMap.count)):")
-        for (path, className) in archive.restorationClassMap.entries {
-            out.line(Self.indentStep + TextEscaping.escape(path) + " → " + classNameText(className))
+        // Lines written in place: a large archive lists tens of thousands.
+        for (path, className) in archive.restorationClassMap.entries where !out.isFull {
+            out.append(Self.indentStep)
+            out.appendEscaped(path)
+            out.append(" → ")
+            writeClassName(className, into: &out)
+            out.endLine()
         }
     }
 
     private func identifierPaths(_ archive: RestorationArchive, into out: inout TextOutput) {
         out.blank()
         out.line("Identifier Paths (\(archive.identifierPaths.count), in save order):")
-        for path in archive.identifierPaths {
-            out.line(Self.indentStep + TextEscaping.escape(path.rawValue))
+        for path in archive.identifierPaths where !out.isFull {
+            out.append(Self.indentStep)
+            out.appendEscaped(path.rawValue)
+            out.endLine()
         }
     }
 
