@@ -96,4 +96,38 @@ final class RestorationTreeTests: XCTestCase {
             }
         }
     }
+
+    /// A node's marks, in the text and in the graphs: those that apply, in this order, between
+    /// parentheses, views by their last identifier (escaped), or the whole path without one.
+    func testMarksInTextAndGraphs() {
+        func node(_ label: String, presented: Bool, selected: Bool, views: [String]) -> RestorationTree.Node {
+            RestorationTree.Node(identifierPath: IdentifierPath("Root/" + label), label: label, restorationClass: nil,
+                                 views: views.map(IdentifierPath.init), presented: presented, selected: selected,
+                                 stateProblem: nil, dangling: [], children: [])
+        }
+        let children = [
+            node("All", presented: true, selected: true, views: ["Root/All/Table", "Root/All/:[1]:/Odd\u{7}"]),
+            node("Selected", presented: false, selected: true, views: ["Root/Selected/Map"]),
+            node("Views", presented: false, selected: false, views: [":[2]:"]),
+            node("Plain", presented: false, selected: false, views: []),
+        ]
+        var root = node("Root", presented: false, selected: false, views: [])
+        root.label = "Root"
+        root.children = children
+        let tree = RestorationTree(roots: [root], appDangling: [])
+        XCTAssertEqual(TreeTextFormatter().format(tree), """
+            Root
+            ├── All  (presented; selected; views: Table, Odd\\u{7})
+            ├── Selected  (selected; views: Map)
+            ├── Views  (views: :[2]:)
+            └── Plain
+            5 objects, 4 views, 0 dangling references
+
+            """)
+        let graph = TreeGraphFormatter(language: .dot).format([(file: "f", tree: tree)])
+        XCTAssertTrue(graph.contains("(presented; selected; views: Table, Odd\\\\u{7})"), graph)
+        XCTAssertTrue(graph.contains("(selected; views: Map)"), graph)
+        XCTAssertTrue(graph.contains("(views: :[2]:)"), graph)
+        XCTAssertEqual(graph.components(separatedBy: "(").count, 4, graph)
+    }
 }

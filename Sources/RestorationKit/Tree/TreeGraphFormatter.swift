@@ -76,8 +76,9 @@ package struct TreeGraphFormatter: Sendable {
                 if let restorationClass = node.restorationClass {
                     lines.append(TreeTextFormatter.classMark(restorationClass, demangle: demangle))
                 }
-                let marks = TreeTextFormatter.marks(of: node)
-                if !marks.isEmpty { lines.append("(" + marks.joined(separator: "; ") + ")") }
+                var marks = TextOutput(capacity: 64)
+                TreeTextFormatter.writeMarks(of: node, after: "", into: &marks)
+                if marks.count > 0 { lines.append(marks.string) }
                 if let problem = node.stateProblem { lines.append("[no state: " + TextEscaping.escape(problem) + "]") }
                 output.node(id, lines, style: node.stateProblem == nil ? .plain : .noState, indent: indent)
                 if let parent { output.edge(from: parent, to: id, dangling: false, indent: indent) }

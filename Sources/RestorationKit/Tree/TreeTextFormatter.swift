@@ -41,7 +41,7 @@ package struct TreeTextFormatter: Sendable {
 
     /// Writes a node's line, then its children and dangling references below it; `prefix` is
     /// the drawing of the levels above (grown and restored here).
-    private func write(_ node: RestorationTree.Node, prefix: inout [UInt8], place: Place, into out: inout TextOutput, counts: inout (objects: Int, views: Int, dangling: Int)) {
+    private func write(_ node: borrowing RestorationTree.Node, prefix: inout [UInt8], place: Place, into out: inout TextOutput, counts: inout (objects: Int, views: Int, dangling: Int)) {
         counts.objects += 1
         counts.views += node.views.count
         counts.dangling += node.dangling.count
@@ -52,15 +52,7 @@ package struct TreeTextFormatter: Sendable {
             out.append("  ")
             out.paint(style, .cyan) { $0.append(Self.classMark(restorationClass, demangle: demangle)) }
         }
-        let marks = Self.marks(of: node)
-        if !marks.isEmpty {
-            out.append("  (")
-            for (index, mark) in marks.enumerated() {
-                if index > 0 { out.append("; ") }
-                out.append(mark)
-            }
-            out.append(")")
-        }
+        Self.writeMarks(of: node, after: "  ", into: &out)
         if let problem = node.stateProblem {
             out.append("  ")
             out.paint(style, .red) { out in
@@ -78,8 +70,8 @@ package struct TreeTextFormatter: Sendable {
         }
         defer { prefix.removeSubrange(mark...) }
         let total = node.children.count + node.dangling.count
-        for (position, child) in node.children.enumerated() {
-            write(child, prefix: &prefix, place: .child(last: position == total - 1), into: &out, counts: &counts)
+        for position in node.children.indices {
+            write(node.children[position], prefix: &prefix, place: .child(last: position == total - 1), into: &out, counts: &counts)
         }
         for (position, reference) in node.dangling.enumerated() {
             out.append(bytes: prefix)
@@ -101,17 +93,32 @@ package struct TreeTextFormatter: Sendable {
         return "class " + TextEscaping.escape(shown)
     }
 
-    /// What the drawing says of a node besides its label and class, escaped: `presented`,
-    /// `selected`, `views: …`.
-    static func marks(of node: RestorationTree.Node) -> [String] {
-        var marks: [String] = []
-        if node.presented { marks.append("presented") }
-        if node.selected { marks.append("selected") }
-        if !node.views.isEmpty {
-            let names = node.views.map { TextEscaping.escape($0.lastIdentifier ?? $0.rawValue) }
-            marks.append("views: " + names.joined(separator: ", "))
+    /// What the drawing says of a node besides its label and class, escaped, after `lead` and
+    /// between parentheses: `presented`, `selected`, `views: …`, separated by `; `. Nothing when
+    /// there is nothing to say. Written in place: a large tree has tens of thousands of nodes.
+    static func writeMarks(of node: borrowing RestorationTree.Node, after lead: StaticString, into out: inout TextOutput) {
+        guard node.presented || node.selected || !node.views.isEmpty else { return }
+        out.append(lead)
+        out.append("(")
+        var separated = false
+        if node.presented {
+            out.append("presented")
+            separated = true
         }
-        return marks
+        if node.selected {
+            if separated { out.append("; ") }
+            out.append("selected")
+            separated = true
+        }
+        if !node.views.isEmpty {
+            if separated { out.append("; ") }
+            out.append("views: ")
+            for index in node.views.indices {
+                if index > 0 { out.append(", ") }
+                out.appendEscaped(node.views[index].lastIdentifier ?? node.views[index].rawValue)
+            }
+        }
+        out.append(")")
     }
 
     private func writeDanglingLeaf(_ reference: (key: String, target: String), owner: String?, into out: inout TextOutput) {
