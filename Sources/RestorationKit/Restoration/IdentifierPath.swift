@@ -53,10 +53,16 @@ public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
             let digits = utf8[2..<(utf8.count - 2)]
             // Nine digits at most: an index never comes near that, and it cannot overflow.
             if digits.count <= 9, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
-                return .index(digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
+                return .index(indexValue(ofDigits: digits))
             }
         }
         return .malformedIndex(text)
+    }
+
+    /// The number an index component's decimal digits spell (`007` is 7); nine digits at most,
+    /// which cannot overflow.
+    static func indexValue<Digits: Sequence<UInt8>>(ofDigits digits: Digits) -> Int {
+        digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
     /// What a component is, without its text.

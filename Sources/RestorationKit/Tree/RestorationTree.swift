@@ -127,7 +127,7 @@ extension RestorationTree {
                     continue
                 }
                 // `:[007]:` is index 7, written as `[7]`.
-                let index = text[2..<(text.count - 2)].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+                let index = IdentifierPath.indexValue(ofDigits: text[2..<(text.count - 2)])
                 label.append(UInt8(ascii: "["))
                 label.append(contentsOf: String(index).utf8)
                 label.append(UInt8(ascii: "]"))
