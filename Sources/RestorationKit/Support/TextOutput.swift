@@ -62,23 +62,13 @@ struct TextOutput {
         buffer.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Appends `text` if it is plain ASCII, which needs no escaping (see `TextEscaping`);
-    /// whether it did.
-    mutating func appendIfPlainASCII(_ text: String) -> Bool {
+    /// Appends `text` if it is plain ASCII, which needs no escaping (see `TextEscaping`), with
+    /// a backslash before each double quote when `quotes`; whether it did. Inlined, so that
+    /// each caller's `quotes` is known where it runs (millions of keys and strings a dump).
+    @inline(__always)
+    mutating func appendIfPlainASCII(_ text: String, quotes: Bool = false) -> Bool {
         var text = text
-        return text.withUTF8 { utf8 in
-            let raw = UnsafeRawBufferPointer(utf8)
-            guard TextEscaping.isPlainASCII(raw) else { return false }
-            buffer.append(contentsOf: raw)
-            return true
-        }
-    }
-
-    /// `text` escaped (see `TextEscaping.escape`), and its double quotes too when `quotes`:
-    /// printable ASCII, the usual case, copied as it is.
-    mutating func appendEscaped(_ text: String, quotes: Bool = false) {
-        var text = text
-        let copied = text.withUTF8 { utf8 -> Bool in
+        return text.withUTF8 { utf8 -> Bool in
             let raw = UnsafeRawBufferPointer(utf8)
             guard TextEscaping.isPlainASCII(raw) else { return false }
             guard quotes, raw.contains(UInt8(ascii: "\"")) else {
@@ -91,7 +81,12 @@ struct TextOutput {
             }
             return true
         }
-        guard !copied else { return }
+    }
+
+    /// `text` escaped (see `TextEscaping.escape`), and its double quotes too when `quotes`:
+    /// printable ASCII, the usual case, copied as it is.
+    mutating func appendEscaped(_ text: String, quotes: Bool = false) {
+        guard !appendIfPlainASCII(text, quotes: quotes) else { return }
         let escaped = TextEscaping.escape(text)
         append(quotes ? escaped.replacingQuotes() : escaped)
     }
