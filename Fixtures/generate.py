@@ -982,6 +982,36 @@ def views_b_parts():
     return parts
 
 
+# One name in two spellings that are canonically equivalent, distinct bytes: "é" as U+00E9 (NFC)
+# and as "e" + U+0301 (NFD). Foundation compares strings by code units, so an archive can hold
+# both as distinct keys and paths.
+COMPOSED = "Caf\u00e9"
+DECOMPOSED = "Cafe\u0301"
+COMPOSED_VC = LIST + "/" + COMPOSED
+DECOMPOSED_VC = LIST + "/" + DECOMPOSED
+
+
+def normalization_a_parts():
+    """clean + two leaf controllers under List whose paths differ only in how "é" is written
+    (both listed and saved, each with its own `note`), and Settings' key `Café` written
+    composed."""
+    parts = clean_archive_parts()
+    add_saved(parts, COMPOSED_VC, view_controller_state(note="composed"))
+    add_saved(parts, DECOMPOSED_VC, view_controller_state(note="decomposed"))
+    parts["entries"][SETTINGS][COMPOSED] = "menu"
+    return parts
+
+
+def normalization_b_parts():
+    """A, with the decomposed controller's note changed and Settings' key written decomposed:
+    two changes that comparing strings canonically would not see."""
+    parts = normalization_a_parts()
+    parts["entries"][DECOMPOSED_VC]["note"] = "decomposed, edited"
+    del parts["entries"][SETTINGS][COMPOSED]
+    parts["entries"][SETTINGS][DECOMPOSED] = "menu"
+    return parts
+
+
 DIFF_PAIRS = {   # pair name -> (A parts, B parts)
     "metadata": (metadata_a_parts, metadata_b_parts),
     "objects": (clean_archive_parts, objects_b_parts),
@@ -989,6 +1019,7 @@ DIFF_PAIRS = {   # pair name -> (A parts, B parts)
     "children": (clean_archive_parts, children_b_parts),
     "class": (clean_archive_parts, class_b_parts),
     "views": (clean_archive_parts, views_b_parts),
+    "normalization": (normalization_a_parts, normalization_b_parts),
 }
 
 

@@ -1,5 +1,6 @@
 /// Compares two restoration archives as models, not bytes: a binary archive and its XML twin
-/// are identical, dictionary key order does not matter, array order does.
+/// are identical, dictionary key order does not matter, array order does. Paths, keys and
+/// strings are the same when their bytes are (see `ExactText`).
 public struct ArchiveDiffer: Sendable {
     /// Metadata fields (`timestamp`, `bundleVersion` …) and keys (at any depth) to leave out.
     public var ignored: Set<String>
@@ -42,39 +43,37 @@ public struct ArchiveDiffer: Sendable {
         compare("userInterfaceIdiom", a.userInterfaceIdiom.map(DiffValue.idiom), b.userInterfaceIdiom.map(DiffValue.idiom))
 
         // Class-map entries of objects in both archives are reported with the object.
-        let common = Set(a.objects.map(\.identifierPath.rawValue)).intersection(b.objects.map(\.identifierPath.rawValue))
+        let common = Set(a.objects.map(\.identifierPath)).intersection(b.objects.map(\.identifierPath))
         if !ignored.contains("restorationClassMap") {
-            for path in orderedUnion(a.restorationClassMap.keys, b.restorationClassMap.keys) where !common.contains(path) {
+            for path in orderedUnion(a.restorationClassMap.keys, b.restorationClassMap.keys) where !common.contains(IdentifierPath(path)) {
                 compareScalar(a.restorationClassMap[path].map(ArchiveValue.string), b.restorationClassMap[path].map(ArchiveValue.string),
                               object: nil, path: [.key("restorationClassMap"), .key(path)], into: &changes)
             }
         }
-        let oldPaths = a.identifierPaths.map(\.rawValue)
-        let newPaths = b.identifierPaths.map(\.rawValue)
+        let (oldPaths, newPaths) = (a.identifierPaths, b.identifierPaths)
         // Paths saved in one archive only are reported as objects added or removed; what is left
         // is the same paths in another order, or listed another number of times.
         if !ignored.contains("identifierPaths"), oldPaths != newPaths, Set(oldPaths) == Set(newPaths) {
             let summary = oldPaths.sorted() == newPaths.sorted() ? "save order changed" : "paths listed another number of times"
             changes.append(ArchiveChange(.changed, identifierPath: nil, path: [.key("identifierPaths")],
-                old: .paths(oldPaths), new: .paths(newPaths), summary: summary))
+                old: .paths(oldPaths.map(\.rawValue)), new: .paths(newPaths.map(\.rawValue)), summary: summary))
         }
     }
 
     // MARK: Objects
 
     private func objects(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout [ArchiveChange]) {
-        let newObjects = Dictionary(b.objects.map { ($0.identifierPath.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
-        var oldPaths = Set<String>()
+        let newObjects = Dictionary(b.objects.map { ($0.identifierPath, $0) }, uniquingKeysWith: { first, _ in first })
+        var oldPaths = Set<IdentifierPath>()
         // Each object's changes depend on that object and its namesake alone: parts of the old
         // archive's objects are compared apart, on all processors, and their changes joined in order.
         let parts = DeepStack.mapParts(of: a.objects.count, stackSize: DeepStack.stackSize(for: .default), first: {
-            oldPaths = Set(a.objects.map(\.identifierPath.rawValue))
+            oldPaths = Set(a.objects.map(\.identifierPath))
         }) { range in
             var changes: [ArchiveChange] = []
             for old in a.objects[range] {
-                let path = old.identifierPath.rawValue
-                guard let new = newObjects[path] else {
-                    changes.append(ArchiveChange(.removed, identifierPath: path, path: [], summary: "object removed"))
+                guard let new = newObjects[old.identifierPath] else {
+                    changes.append(ArchiveChange(.removed, identifierPath: old.identifierPath.rawValue, path: [], summary: "object removed"))
                     continue
                 }
                 object(old, new, into: &changes)
@@ -82,14 +81,14 @@ public struct ArchiveDiffer: Sendable {
             return changes
         }
         for part in parts { changes += part }
-        for new in b.objects where !oldPaths.contains(new.identifierPath.rawValue) {
+        for new in b.objects where !oldPaths.contains(new.identifierPath) {
             changes.append(ArchiveChange(.added, identifierPath: new.identifierPath.rawValue, path: [], summary: "object added"))
         }
     }
 
     private func object(_ a: RestorationObject, _ b: RestorationObject, into changes: inout [ArchiveChange]) {
         let path = a.identifierPath.rawValue
-        if !ignored.contains("restorationClassMap"), !ignored.contains("restorationClass"), a.restorationClass != b.restorationClass {
+        if !ignored.contains("restorationClassMap"), !ignored.contains("restorationClass"), !Self.same(a.restorationClass, b.restorationClass) {
             let kind: ArchiveChange.Kind = a.restorationClass == nil ? .added : (b.restorationClass == nil ? .removed : .changed)
             changes.append(ArchiveChange(kind, identifierPath: path, path: [.key("restorationClass")],
                 old: a.restorationClass.map { .value(.string($0)) }, new: b.restorationClass.map { .value(.string($0)) },
@@ -105,17 +104,17 @@ public struct ArchiveDiffer: Sendable {
                 old: a.undecodedEntry.map(DiffValue.value), new: b.undecodedEntry.map(DiffValue.value),
                 summary: a.state == nil ? "state became decodable" : "state is no longer decodable: \(b.stateProblem ?? "")"))
         }
-        let newViews = Dictionary(b.views.map { ($0.identifierPath.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldViews = Set(a.views.map(\.identifierPath.rawValue))
+        let newViews = Dictionary(b.views.map { ($0.identifierPath, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldViews = Set(a.views.map(\.identifierPath))
         for view in a.views {
             let viewPath = view.identifierPath.rawValue
-            if let other = newViews[viewPath] {
+            if let other = newViews[view.identifierPath] {
                 fields(view.state, other.state, object: path, path: [.key("views"), .key(viewPath)], into: &changes)
             } else {
                 changes.append(ArchiveChange(.removed, identifierPath: path, path: [.key("views"), .key(viewPath)], summary: "view removed"))
             }
         }
-        for view in b.views where !oldViews.contains(view.identifierPath.rawValue) {
+        for view in b.views where !oldViews.contains(view.identifierPath) {
             changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("views"), .key(view.identifierPath.rawValue)], summary: "view added"))
         }
     }
@@ -125,12 +124,12 @@ public struct ArchiveDiffer: Sendable {
     private func fields(_ a: ArchiveFields, _ b: ArchiveFields, object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
         // The same keys in the same order with equal values, the usual case, differ nowhere:
         // found in one pass, without a union of the keys and a search for each.
-        if a.keys == b.keys, a.values == b.values { return }
+        if a.keys.elementsEqual(b.keys, by: { $0.isExactly($1) }), a.values == b.values { return }
         for key in orderedUnion(a.keys, b.keys) where !ignored.contains(key) {
             let keyPath = path + [.key(key)]
             switch (a[key], b[key]) {
             case (let old?, let new?):
-                if key == RestorationKeys.children, let reorder = childrenReordered(old, new) {
+                if key.isExactly(RestorationKeys.children), let reorder = childrenReordered(old, new) {
                     changes.append(ArchiveChange(.changed, identifierPath: object, path: keyPath, old: .value(old), new: .value(new), summary: reorder))
                 } else {
                     value(old, new, object: object, path: keyPath, into: &changes)
@@ -153,7 +152,7 @@ public struct ArchiveDiffer: Sendable {
             if let old = x.stringKeyed, let new = y.stringKeyed {
                 return fields(old, new, object: object, path: path, into: &changes)
             }
-        case (.object(let x), .object(let y)) where x.className == y.className && x.classChain == y.classChain && x.classHints == y.classHints:
+        case (.object(let x), .object(let y)) where x.hasSameClass(as: y):
             return fields(x.fields, y.fields, object: object, path: path, into: &changes)
         case (.archive(let x), .archive(let y)):
             return fields(x.top, y.top, object: object, path: path, into: &changes)
@@ -207,8 +206,16 @@ public struct ArchiveDiffer: Sendable {
         values.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
+    private static func same(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (let a?, let b?): a.isExactly(b)
+        case (nil, nil): true
+        default: false
+        }
+    }
+
     private func orderedUnion(_ a: [String], _ b: [String]) -> [String] {
-        var seen = Set<String>()
-        return (a + b).filter { seen.insert($0).inserted }
+        var seen = ExactTextSet()
+        return (a + b).filter { seen.insert($0) }
     }
 }

@@ -122,27 +122,30 @@ struct JSONArchiveValue: Encodable, JSONNodeConvertible {
         var keys: [String] = []
         keys.reserveCapacity(dictionary.entries.count)
         for entry in dictionary.entries {
-            guard case .string(let key) = entry.key, !key.hasPrefix("$") else { return nil }
+            guard case .string(let key) = entry.key, !key.startsWith(byte: UInt8(ascii: "$")) else { return nil }
             keys.append(key)
         }
         return hasDuplicates(keys) ? nil : keys
     }
 
-    /// Small dictionaries, the usual case, are checked pairwise: cheaper than hashing.
+    /// Keys are the same when their bytes are (see `ExactText`). Small dictionaries, the usual
+    /// case, are checked pairwise: cheaper than hashing.
     private static func hasDuplicates(_ keys: [String]) -> Bool {
         guard keys.count > 16 else {
             for first in keys.indices {
-                for second in keys.indices where second > first && keys[first] == keys[second] {
+                for second in keys.indices where second > first && keys[first].isExactly(keys[second]) {
                     return true
                 }
             }
             return false
         }
-        return Set(keys).count != keys.count
+        return Set(keys.lazy.map(ExactText.init)).count != keys.count
     }
 
+    /// A key whose first byte is `$` gets one more in front (a `$` before a combining mark too:
+    /// readers see the byte, not the `Character`).
     static func escapedFieldName(_ key: String) -> String {
-        key.hasPrefix("$") ? "$" + key : key
+        key.startsWith(byte: UInt8(ascii: "$")) ? "$" + key : key
     }
 }
 

@@ -7,4 +7,9 @@ public struct ArchiveURL: Hashable, Sendable {
         self.base = base
         self.relative = relative
     }
+
+    /// The relative strings compare by bytes, as every string of an archive (see `ExactText`).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.relative.isExactly(rhs.relative) && lhs.base == rhs.base
+    }
 }

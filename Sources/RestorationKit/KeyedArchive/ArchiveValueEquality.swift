@@ -1,11 +1,12 @@
 /// Exact equality: reals and dates are equal when their bits are, so a NaN equals itself (an
 /// archive never differs from itself) and -0.0 differs from 0.0 (a value kept exactly is
-/// compared exactly). Everything else compares by value; dictionaries ignore key order.
+/// compared exactly), and strings are equal when their bytes are (see `ExactText`).
+/// Everything else compares by value; dictionaries ignore key order.
 extension ArchiveValue: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
-        case (.string(let a), .string(let b)): a == b
+        case (.string(let a), .string(let b)): a.isExactly(b)
         case (.integer(let a), .integer(let b)): a == b
         case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
         case (.float(let a), .float(let b)): a.bitPattern == b.bitPattern
@@ -19,7 +20,7 @@ extension ArchiveValue: Hashable {
         case (.uuid(let a), .uuid(let b)): a == b
         case (.url(let a), .url(let b)): a == b
         case (.object(let a), .object(let b)): a == b
-        case (.reference(let a), .reference(let b)): a == b
+        case (.reference(let a), .reference(let b)): a.isExactly(b)
         case (.archive(let a), .archive(let b)): a == b
         case (.cycle(let a), .cycle(let b)): a == b
         default: false

@@ -3,6 +3,9 @@
 /// Components are separated by `/`; a container may insert an index component `:[n]:` before a
 /// child. There is no escaping in the format, so a `/` inside an identifier cannot be told apart
 /// from a separator: this type splits on every `/`, as UIKit's own lookups do.
+///
+/// Paths are equal when their bytes are (see `ExactText`): "Café" spelled with U+00E9 and with
+/// "e" + U+0301 are two paths, as they are to UIKit.
 public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
     public enum Component: Hashable, Sendable {
         case identifier(String)
@@ -140,12 +143,23 @@ public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `self` is `other` or lies below it.
     public func hasPrefix(_ other: IdentifierPath) -> Bool {
-        rawValue == other.rawValue || rawValue.hasPrefix(other.rawValue + "/")
+        let (path, prefix) = (rawValue.utf8, other.rawValue.utf8)
+        guard path.starts(with: prefix) else { return false }
+        return path.count == prefix.count || path[path.index(path.startIndex, offsetBy: prefix.count)] == UInt8(ascii: "/")
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.rawValue.isExactly(rhs.rawValue)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ExactText(rawValue))
     }
 }
 
 extension IdentifierPath: Comparable {
+    /// By bytes, which is the order of Unicode scalars.
     public static func < (lhs: Self, rhs: Self) -> Bool {
-        lhs.rawValue < rhs.rawValue
+        lhs.rawValue.precedesExactly(rhs.rawValue)
     }
 }

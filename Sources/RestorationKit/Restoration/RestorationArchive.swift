@@ -135,14 +135,15 @@ public struct RestorationArchive: Hashable, Sendable {
         }
     }
 
-    /// Each `$top` key that appears more than once, with its count, in first-appearance order.
+    /// Each `$top` key that appears more than once, with its count, in first-appearance order;
+    /// keys are the same when their bytes are (see `ExactText`).
     static func repeatedKeys(_ top: ArchiveFields) -> [(key: String, count: Int)] {
         guard top.hasRepeatedKeys else { return [] }
-        var counts: [String: Int] = [:]
-        for key in top.keys { counts[key, default: 0] += 1 }
-        var reported = Set<String>()
+        var counts: [ExactText: Int] = [:]
+        for key in top.keys { counts[ExactText(key), default: 0] += 1 }
+        var reported = Set<ExactText>()
         return top.keys.compactMap { key in
-            guard let count = counts[key], count > 1, reported.insert(key).inserted else { return nil }
+            guard let count = counts[ExactText(key)], count > 1, reported.insert(ExactText(key)).inserted else { return nil }
             return (key, count)
         }
     }

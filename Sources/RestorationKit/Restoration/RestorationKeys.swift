@@ -15,10 +15,4 @@ public enum RestorationKeys {
     public static let proxyClass = "_UIObjectIdentifierPathProxy"
     public static let proxyPath = "kObjectIdentifierPathProxyIdentifierPathKey"
     public static let firstResponders = "kFirstRespondersKey"
-
-    /// Keys of the outer archive that the model reads into its own properties.
-    static let metadata: Set<String> = [
-        majorVersion, minorVersion, bundleVersion, systemVersion, timestamp, userInterfaceIdiom,
-        identifierPaths, classMap,
-    ]
 }

@@ -3,14 +3,15 @@
 ///
 /// The order is kept so that output follows the file, but equality ignores it: two
 /// dictionaries with the same pairs are the same dictionary whatever order they were written in.
-/// Duplicate keys (possible in a damaged file) are all kept; lookups find the first.
+/// Duplicate keys (possible in a damaged file) are all kept; lookups find the first. Keys are
+/// compared byte for byte, as Foundation compares them (see `ExactText`).
 public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
     public private(set) var keys: [String]
     public private(set) var values: [Value]
     /// Built only for larger dictionaries: an outer restoration archive's `$top` has one key per
     /// saved object, where a linear search per lookup would make decoding quadratic. Below the
     /// threshold a linear search is cheaper than hashing every key of every object's state.
-    private var index: [String: Int]?
+    private var index: [ExactText: Int]?
 
     private static var indexThreshold: Int { 64 }
 
@@ -19,10 +20,11 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
         self.keys = keys
         self.values = values
         if keys.count > Self.indexThreshold {
-            var index = [String: Int](minimumCapacity: keys.count)
+            var index = [ExactText: Int](minimumCapacity: keys.count)
             // The first of duplicate keys wins, as it does for a linear search (one hash per key:
             // a repeated key, rare, puts the first position back).
             for (position, key) in keys.enumerated() {
+                let key = ExactText(key)
                 if let first = index.updateValue(position, forKey: key) { index[key] = first }
             }
             self.index = index
@@ -37,10 +39,7 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
     public var isEmpty: Bool { keys.isEmpty }
 
     public subscript(key: String) -> Value? {
-        if let index {
-            return index[key].map { values[$0] }
-        }
-        return keys.firstIndex(of: key).map { values[$0] }
+        position(of: key).map { values[$0] }
     }
 
     public static var empty: Self { Self(keys: [], values: []) }
@@ -48,9 +47,10 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
     /// The position of the (first) entry under `key`.
     func position(of key: String) -> Int? {
         if let index {
-            return index[key]
+            return index[ExactText(key)]
         }
-        return keys.firstIndex(of: key)
+        var key = key
+        return key.withUTF8 { key in keys.firstIndex { $0.hasBytes(key) } }
     }
 
     /// Whether a key is repeated (possible in a damaged file).
@@ -58,7 +58,7 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
         if let index {
             return index.count < keys.count
         }
-        return Set(keys).count < keys.count
+        return Set(keys.lazy.map(ExactText.init)).count < keys.count
     }
 
     /// The same fields without the entries at the positions where `removed` is true. A later
@@ -74,24 +74,28 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
         return Self(keys: keptKeys, values: keptValues)
     }
 
-    /// The same fields without those whose key is in `removed`.
     /// Without every entry under `key`: one pass, no hashing (it runs once per saved object).
     public func removing(_ key: String) -> Self {
         var keptKeys: [String] = []
         var keptValues: [Value] = []
         keptKeys.reserveCapacity(keys.count)
         keptValues.reserveCapacity(keys.count)
-        for position in keys.indices where keys[position] != key {
-            keptKeys.append(keys[position])
-            keptValues.append(values[position])
+        var key = key
+        key.withUTF8 { key in
+            for position in keys.indices where !keys[position].hasBytes(key) {
+                keptKeys.append(keys[position])
+                keptValues.append(values[position])
+            }
         }
         return Self(keys: keptKeys, values: keptValues)
     }
 
+    /// The same fields without those whose key is in `removed`.
     public func removing(_ removed: Set<String>) -> Self {
+        let removed = Set(removed.lazy.map(ExactText.init))
         var keptKeys: [String] = []
         var keptValues: [Value] = []
-        for position in keys.indices where !removed.contains(keys[position]) {
+        for position in keys.indices where !removed.contains(ExactText(keys[position])) {
             keptKeys.append(keys[position])
             keptValues.append(values[position])
         }
@@ -104,19 +108,19 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
 
 extension OrderedFields: Hashable {
     private struct Pair: Hashable {
-        let key: String
+        let key: ExactText
         let value: Value
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        if lhs.keys.elementsEqual(rhs.keys, by: { $0.isExactly($1) }) { return lhs.values == rhs.values }
         // Another order: compare the pairs as multisets, so repeated keys in a damaged file
         // still leave every value equal to itself.
         var remaining = [Pair: Int]()
-        for (key, value) in lhs.entries { remaining[Pair(key: key, value: value), default: 0] += 1 }
+        for (key, value) in lhs.entries { remaining[Pair(key: ExactText(key), value: value), default: 0] += 1 }
         for (key, value) in rhs.entries {
-            let pair = Pair(key: key, value: value)
+            let pair = Pair(key: ExactText(key), value: value)
             guard let count = remaining[pair], count > 0 else { return false }
             remaining[pair] = count - 1
         }
@@ -128,7 +132,7 @@ extension OrderedFields: Hashable {
         hasher.combine(count)
         var combined = 0
         for (key, value) in entries {
-            combined ^= Pair(key: key, value: value).hashValue
+            combined ^= Pair(key: ExactText(key), value: value).hashValue
         }
         hasher.combine(combined)
     }

@@ -37,17 +37,17 @@ public struct RestorationTree: Sendable {
         let stackSize = DeepStack.stackSize(for: .default)
         // Each object's parent path (parsing every path is the costly part) and the set of
         // saved paths, made at once.
-        var known = Set<String>()
+        var known = ExactTextSet()
         let parents = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
-            known = Set(objects.lazy.map(\.identifierPath.rawValue))
+            known = ExactTextSet(objects.lazy.map(\.identifierPath.rawValue))
         }) { range in
             range.map { objects[$0].identifierPath.parent?.rawValue }
         }.joined())
-        var childrenOf: [String: [Int]] = [:]
+        var childrenOf: [ExactText: [Int]] = [:]
         var rootIndices: [Int] = []
         for index in objects.indices {
             if let parent = parents[index], known.contains(parent) {
-                childrenOf[parent, default: []].append(index)
+                childrenOf[ExactText(parent), default: []].append(index)
             } else {
                 rootIndices.append(index)
             }
@@ -55,13 +55,13 @@ public struct RestorationTree: Sendable {
         /// Whether the parent's state refers to `path` under `key`.
         func parent(_ parent: Int?, names path: String, under key: String) -> Bool {
             guard let parent, case .reference(let target)? = objects[parent].state?[key] else { return false }
-            return target == path
+            return target.isExactly(path)
         }
         // A node's label depends on its own path and whether it has a parent: made in parts on
         // all processors, while the calling thread maps views to their objects.
-        var viewOwner: [String: String] = [:]
+        var viewOwner: [ExactText: String] = [:]
         let labels = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
-            viewOwner = Dictionary(objects.flatMap { object in object.views.map { ($0.identifierPath.rawValue, object.identifierPath.rawValue) } },
+            viewOwner = Dictionary(objects.flatMap { object in object.views.map { (ExactText($0.identifierPath.rawValue), object.identifierPath.rawValue) } },
                                    uniquingKeysWith: { first, _ in first })
         }) { range in
             range.map { index -> String in
@@ -71,7 +71,7 @@ public struct RestorationTree: Sendable {
             }
         }.joined())
         // Dangling references as the validator defines them, attached to the object they are in.
-        var dangling: [String: [(key: String, target: String)]] = [:]
+        var dangling: [ExactText: [(key: String, target: String)]] = [:]
         var appDangling: [(key: String, target: String)] = []
         for diagnostic in ArchiveValidator().danglingReferences(archive) {
             guard let target = diagnostic.target else { continue }
@@ -79,7 +79,7 @@ public struct RestorationTree: Sendable {
                 appDangling.append((diagnostic.key ?? "", target))
                 continue
             }
-            dangling[viewOwner[path] ?? path, default: []].append((diagnostic.key ?? "", target))
+            dangling[ExactText(viewOwner[ExactText(path)] ?? path), default: []].append((diagnostic.key ?? "", target))
         }
 
         func node(_ index: Int, parentIndex: Int?) -> Node {
@@ -90,8 +90,8 @@ public struct RestorationTree: Sendable {
                 views: object.views.map(\.identifierPath),
                 presented: parent(parentIndex, names: path, under: RestorationKeys.presentedViewController),
                 selected: parent(parentIndex, names: path, under: RestorationKeys.tabBarSelectedViewController),
-                stateProblem: object.stateProblem, dangling: dangling[path] ?? [],
-                children: (childrenOf[path] ?? []).map { node($0, parentIndex: index) })
+                stateProblem: object.stateProblem, dangling: dangling[ExactText(path)] ?? [],
+                children: (childrenOf[ExactText(path)] ?? []).map { node($0, parentIndex: index) })
         }
         return (rootIndices.map { node($0, parentIndex: nil) }, appDangling)
     }

@@ -44,21 +44,21 @@ public struct ArchiveValidator: Sendable {
 final class ValidationContext {
     let archive: RestorationArchive
     /// Listed paths that have an entry: the objects UIKit can restore.
-    let saved: Set<String>
-    let listed: Set<String>
+    let saved: ExactTextSet
+    let listed: ExactTextSet
     /// Paths of every view of a saved object.
-    let viewPaths: Set<String>
+    let viewPaths: ExactTextSet
 
     init(_ archive: RestorationArchive) {
         self.archive = archive
         // Three sets of tens of thousands of paths for a large archive: made at once.
-        var sets = [Set<String>](repeating: [], count: 3)
+        var sets = [ExactTextSet](repeating: ExactTextSet(), count: 3)
         sets.withUnsafeMutableBufferPointer { sets in
             let threads = archive.objects.count >= 256 ? DeepStack.availableThreads : 1
             DeepStack.concurrentPerform(count: 3, threads: threads, stackSize: DeepStack.stackSize(for: .default)) { part in
                 // Each made at its final size: a set grown by doubling hashes every path again.
                 switch part {
-                case 0: sets[0] = Set(archive.identifierPaths.lazy.map(\.rawValue))
+                case 0: sets[0] = ExactTextSet(archive.identifierPaths.lazy.map(\.rawValue))
                 case 1: sets[1] = Self.paths(archive.objects.lazy.filter { $0.state != nil || $0.undecodedEntry != nil }.map(\.identifierPath), capacity: archive.objects.count)
                 default: sets[2] = Self.paths(archive.objects.lazy.flatMap { $0.views.lazy.map(\.identifierPath) }, capacity: archive.objects.reduce(0) { $0 + $1.views.count })
                 }
@@ -67,8 +67,8 @@ final class ValidationContext {
         (listed, saved, viewPaths) = (sets[0], sets[1], sets[2])
     }
 
-    private static func paths<Paths: Sequence<IdentifierPath>>(_ paths: Paths, capacity: Int) -> Set<String> {
-        var set = Set<String>(minimumCapacity: capacity)
+    private static func paths<Paths: Sequence<IdentifierPath>>(_ paths: Paths, capacity: Int) -> ExactTextSet {
+        var set = ExactTextSet(minimumCapacity: capacity)
         for path in paths { set.insert(path.rawValue) }
         return set
     }

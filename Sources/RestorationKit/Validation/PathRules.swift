@@ -2,20 +2,20 @@
 enum PathRules {
     /// Keys UIKit writes into every view controller's archive: an entry whose archive has one of
     /// them is a saved object, whatever its key looks like.
-    static let objectKeys: Set<String> = [
+    static let objectKeys = ExactTextSet([
         "kObjectIsViewControllerKey", "kViewControllerViewWasLoadedKey", RestorationKeys.viewRestorationData,
         "UIStateRestorationViewControllerStoryboard", "UIStateRestorationViewControllerStoryboardIdentifier",
-    ]
+    ])
 
     static func check(_ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let archive = context.archive
-        var counts: [String: Int] = [:]
-        for path in archive.identifierPaths { counts[path.rawValue, default: 0] += 1 }
+        var counts: [IdentifierPath: Int] = [:]
+        for path in archive.identifierPaths { counts[path, default: 0] += 1 }
 
         for object in archive.objects {
             let path = object.identifierPath
-            if let count = counts[path.rawValue], count > 1 {
+            if let count = counts[path], count > 1 {
                 diagnostics.append(Diagnostic(.error, .duplicatePath, path: path.rawValue, key: RestorationKeys.identifierPaths,
                     "listed \(count) times in \(RestorationKeys.identifierPaths); paths must be unique, and UIKit restores the object once"))
             }

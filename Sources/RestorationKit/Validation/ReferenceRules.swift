@@ -59,19 +59,19 @@ enum ReferenceRules {
 
     private static func checkChildren(_ children: [ArchiveValue], container: String, _ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        var firstIndex: [String: Int] = [:]
+        var firstIndex: [ExactText: Int] = [:]
         for (index, child) in children.enumerated() {
             if isProxyWithoutPath(child) {
                 diagnostics.append(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
                 continue
             }
             guard let target = target(of: child) else { continue }
-            if let first = firstIndex[target] {
+            if let first = firstIndex[ExactText(target)] {
                 diagnostics.append(Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
                     "children \(first) and \(index) are both \(target): no index component tells them apart, so UIKit cannot restore them as two view controllers"))
                 continue
             }
-            firstIndex[target] = index
+            firstIndex[ExactText(target)] = index
             if !context.saved.contains(target) {
                 diagnostics.append(Diagnostic(.error, .danglingReference, path: container, key: RestorationKeys.children, target: target,
                     "can't find child view controller at index \(index) with identifier \(target) (no object was saved under it): UIKit truncates the child array at index \(index)"))
@@ -88,10 +88,10 @@ enum ReferenceRules {
         guard case .reference(let selected)? = state[key], context.saved.contains(selected) else { return [] }
         let reason: String
         if case .array? = state[RestorationKeys.children] {
-            guard !children.compactMap(target(of:)).contains(selected) else { return [] }
+            guard !children.compactMap(target(of:)).containsExactly(selected) else { return [] }
             reason = "isn't one of the tab bar controller's children (\(RestorationKeys.children))"
         } else {
-            guard IdentifierPath(selected).parent?.rawValue != container else { return [] }
+            guard IdentifierPath(selected).parent != IdentifierPath(container) else { return [] }
             reason = "isn't a child of the tab bar controller (its path's parent is not \(container))"
         }
         return [Diagnostic(.error, .selectedTabNotChild, path: container, key: key,
@@ -115,11 +115,9 @@ enum ReferenceRules {
     }
 
     private static func consequence(of key: String) -> String {
-        switch key {
-        case RestorationKeys.tabBarSelectedViewController: "UIKit skips the selection and the tab bar keeps its default tab"
-        case RestorationKeys.presentedViewController: "the presented view controller is not restored"
-        default: "the reference decodes as nil"
-        }
+        if key.isExactly(RestorationKeys.tabBarSelectedViewController) { return "UIKit skips the selection and the tab bar keeps its default tab" }
+        if key.isExactly(RestorationKeys.presentedViewController) { return "the presented view controller is not restored" }
+        return "the reference decodes as nil"
     }
 
     private static func isProxyWithoutPath(_ value: ArchiveValue) -> Bool {
@@ -127,9 +125,8 @@ enum ReferenceRules {
         return false
     }
 
-    /// Most objects are not proxies: their names differ in length, which is checked first.
     fileprivate static func isProxyClass(_ name: String) -> Bool {
-        name.utf8.count == RestorationKeys.proxyClass.utf8.count && name == RestorationKeys.proxyClass
+        name.isExactly(RestorationKeys.proxyClass)
     }
 
     private static func proxyWithoutPath(path: String?, key: String, at place: String) -> Diagnostic {
@@ -161,12 +158,12 @@ private struct ReferenceScan {
         case dangling(String)
     }
 
-    let saved: Set<String>
+    let saved: ExactTextSet
     private(set) var findings: [Finding] = []
     private var sawProxy = false
-    private var reported: Set<String> = []
+    private var reported = ExactTextSet()
 
-    init(saved: Set<String>) {
+    init(saved: ExactTextSet) {
         self.saved = saved
     }
 
@@ -175,7 +172,7 @@ private struct ReferenceScan {
         case .null, .string, .integer, .real, .float, .boolean, .date, .data, .uuid, .cycle:
             break
         case .reference(let target):
-            if !saved.contains(target), reported.insert(target).inserted {
+            if !saved.contains(target), reported.insert(target) {
                 findings.append(.dangling(target))
             }
         case .array(let elements), .set(let elements), .orderedSet(let elements):
@@ -205,12 +202,13 @@ private struct ReferenceScan {
 /// path?" without comparing every pair: only prefixes as long as one of them are looked up, so
 /// that many first responders against many undecodable objects stay linear.
 private struct UndecodableObjects {
-    private let paths: Set<String>
+    private let paths: ExactTextSet
     private let lengths: Set<Int>
 
     init(_ archive: RestorationArchive) {
-        paths = Set(archive.objects.filter { $0.state == nil && $0.undecodedEntry != nil }.map(\.identifierPath.rawValue))
-        lengths = Set(paths.map(\.utf8.count))
+        let undecodable = archive.objects.filter { $0.state == nil && $0.undecodedEntry != nil }.map(\.identifierPath.rawValue)
+        paths = ExactTextSet(undecodable)
+        lengths = Set(undecodable.map(\.utf8.count))
     }
 
     func containsAncestor(of path: String) -> Bool {
