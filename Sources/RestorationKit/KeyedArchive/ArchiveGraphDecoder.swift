@@ -21,13 +21,16 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private var openBeyondEntries = Set<Int>()
     /// Where this archive's class descriptions met so far start in the state's scratch.
     private var classBase = 0
-    /// Nested archives decoded ahead (see `prefetchNestedArchives`), by UID.
-    private var prefetched: [Int: PrefetchedArchive] = [:]
+    /// Nested archives decoded ahead (see `prefetchNestedArchives`), and for each UID the
+    /// position of its archive there (-1 for none, or once taken): an array, not a dictionary,
+    /// because the walk of a large `$top` looks up every entry on one processor.
+    private var prefetched: [PrefetchedArchive?] = []
+    private var prefetchedPosition: [Int32] = []
     /// The tapes the nested archives were decoded into, one per batch, until they join the
     /// state's tape (when the walk takes the first archive of the batch), and then how their
     /// nodes moved.
     private var batches: [TapeBuilder?] = []
-    private var joinedBatches: [Int: TapeBuilder.Relocation] = [:]
+    private var joinedBatches: [TapeBuilder.Relocation?] = []
 
     /// Table objects past this many have no entry: hostile counts allocate nothing.
     static var cachedObjects: Int { 1 << 16 }
@@ -219,12 +222,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// in the tape's text) and its size as written; nil for any other item.
     private func stringNode(_ item: PropertyListItem, _ s: inout DecodingState) -> (node: TapeNode, size: Int)? {
         switch item {
-        case .inputString(let start, let count):
+        case .inputString(let start, let count, let plain):
             let bytes = table.inputBytes(start, count)
             let node = inSource
                 ? TapeNode(.string, flags: .inSource, count: count, payload: UInt64(input.startIndex + start))
                 : s.tape.appendText(.string, bytes)
-            return (node, TextEscaping.writtenSize(bytes))
+            return (node, plain ? count : TextEscaping.writtenSize(bytes))
         case .textString(let offset, let count):
             let node = TapeNode(.string, count: count, payload: UInt64(offset))
             return (node, s.tape.withBytes(of: node) { TextEscaping.writtenSize($0) })
@@ -236,7 +239,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// Runs `body` with a string item's UTF-8 (nil for any other item), without making a node.
     private func withStringBytes<Result>(_ item: PropertyListItem, _ s: inout DecodingState, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
         switch item {
-        case .inputString(let start, let count): return body(table.inputBytes(start, count))
+        case .inputString(let start, let count, _): return body(table.inputBytes(start, count))
         case .textString(let offset, let count): return s.tape.text.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
         default: return nil
         }
@@ -323,7 +326,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         case .new:
             break
         }
-        if !prefetched.isEmpty, depth == Self.topValueDepth, let ready = prefetched.removeValue(forKey: Int(uid)),
+        if !prefetched.isEmpty, depth == Self.topValueDepth, let ready = takePrefetched(uid: Int(uid)),
            ready.nodes <= s.limits.maxNodes - s.nodes,
            ready.bytes <= s.limits.maxExpandedBytes - s.bytes,
            ready.nestedBytes <= s.limits.maxNestedArchiveBytes - s.nestedBytes {
@@ -344,6 +347,14 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         let node = try object(at: Int(uid), depth: depth, &s)
         s.slots[slot] = DecodingState.ObjectSlot(node: node, state: .done, expandedSize: s.nodes - nodesBefore, expandedBytes: s.bytes - bytesBefore)
         return node
+    }
+
+    /// The archive decoded ahead for `uid`, at most once.
+    private mutating func takePrefetched(uid: Int) -> PrefetchedArchive? {
+        let position = Int(prefetchedPosition[uid])
+        guard position >= 0 else { return nil }
+        prefetchedPosition[uid] = -1
+        return prefetched[position]
     }
 
     private mutating func object(at uid: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
@@ -489,7 +500,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         let threads = DeepStack.availableThreads
         guard threads > 1 else { return }
         var jobs: [(uid: Int, key: TapeNode, bytes: ArraySlice<UInt8>)] = []
-        var seen = Set<Int>(minimumCapacity: top.count)
+        var seen = [Bool](repeating: false, count: objects.count)
         for position in 0..<top.count {
             // Whatever is odd here is left to the walk, which reports it in place.
             guard let valueIndex = try? member(top.count + position, of: top, &s),
@@ -498,8 +509,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                   case .inputData(let start, let count)? = try? item(dataIndex, &s),
                   table.inputBytes(start, count).starts(with: BinaryPropertyListReader.magic),
                   let (key, _) = try? key(position, of: top, &s),
-                  seen.insert(Int(uid)).inserted
+                  !seen[Int(uid)]
             else { continue }
+            seen[Int(uid)] = true
             jobs.append((Int(uid), key, input[(input.startIndex + start)..<(input.startIndex + start + count)]))
         }
         guard jobs.count >= Self.prefetchThreshold else { return }
@@ -533,9 +545,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 }
             }
         }
-        for (job, result) in zip(jobs, results) {
-            prefetched[job.uid] = result
+        prefetchedPosition = [Int32](repeating: -1, count: objects.count)
+        for (position, job) in jobs.enumerated() {
+            prefetchedPosition[job.uid] = Int32(position)
         }
+        prefetched = results
+        joinedBatches = [TapeBuilder.Relocation?](repeating: nil, count: batchCount)
         // The batches join the tape now, on all processors, with room for the rest of the outer
         // archive. Past the tape's size they are left to the walk, which joins them as it meets
         // them and reports the size it cannot reach.

@@ -151,7 +151,9 @@ struct BinaryPropertyList: PropertyListObjectTable {
         switch try rawObject(index) {
         case .asciiString(let start, let count):
             let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
-            if slice.isASCII { return .inputString(start: start, count: count) }
+            // One pass for the usual string, plain ASCII, whose written size is its length.
+            if TextEscaping.isPlain(slice) { return .inputString(start: start, count: count, plain: true) }
+            if slice.isASCII { return .inputString(start: start, count: count, plain: false) }
             text.append(contentsOf: asciiString(start: start, count: count).utf8)
         case .utf16String(let start, let count):
             text.append(contentsOf: utf16String(start: start, count: count).utf8)

@@ -28,8 +28,9 @@ protocol PropertyListObjectTable {
 /// One object of a table as the keyed-archive decoder reads it: strings and data are left in the
 /// input where they can be, and never made into a `String` or an array.
 enum PropertyListItem {
-    /// A string stored as UTF-8 in the input: `count` bytes at `start` of the table's buffer.
-    case inputString(start: Int, count: Int)
+    /// A string stored as UTF-8 in the input: `count` bytes at `start` of the table's buffer;
+    /// `plain` when every byte is written as it is (see `TextEscaping.isPlain`).
+    case inputString(start: Int, count: Int, plain: Bool)
     /// A string converted to UTF-8 (from UTF-16, Latin-1 or a tree) and appended to the text
     /// the decoder passed, at `offset`.
     case textString(offset: Int, count: Int)

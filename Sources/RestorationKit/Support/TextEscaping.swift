@@ -89,7 +89,7 @@ package enum TextEscaping {
     /// strings five- to six-fold past it).
     static func writtenSize(_ bytes: UnsafeRawBufferPointer) -> Int {
         // Most text is printable ASCII without a quote or backslash, written as it is.
-        if everyWord(of: bytes, { wordIsPlain($0) && $0.hasNoQuote }) { return bytes.count }
+        if isPlain(bytes) { return bytes.count }
         var size = bytes.count
         for byte in bytes {
             if byte < 0x20 || byte == 0x7F {
@@ -101,6 +101,12 @@ package enum TextEscaping {
             }
         }
         return size
+    }
+
+    /// Whether every byte is printable ASCII other than a quote or backslash: text every output
+    /// writes as it is, whose written size is its length.
+    static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        everyWord(of: bytes) { wordIsPlain($0) && $0.hasNoQuote }
     }
 
     static func writtenSize(_ text: String) -> Int {
