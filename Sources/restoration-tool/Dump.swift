@@ -53,7 +53,7 @@ struct Dump: ParsableCommand {
         let formatter = TextDumpFormatter(demangle: !noDemangle, style: TextStyle(enabled: color.enabled))
         // The last archive read stays alive until the process ends: freeing its values one by
         // one would take a large share of the run (see `Console.finish`).
-        var lastArchive: RestorationArchive?
+        var lastArchive: (RestorationArchive, DeferredStates?)?
         for file in files {
             if json {
                 // Read for JSON alone, which lets a plain archive take the streaming road.
@@ -70,10 +70,17 @@ struct Dump: ParsableCommand {
                 continue
             }
             var archive: RestorationArchive
+            // Each saved object's state stays on the decoder's tape until it is written.
+            var deferred: DeferredStates?
             do {
-                archive = try RestorationArchive(contentsOf: file, limits: decoding.limits, interpret: !raw)
-                lastArchive = archive
+                if raw {
+                    archive = try RestorationArchive(contentsOf: file, limits: decoding.limits, interpret: false)
+                } else {
+                    (archive, deferred) = try DeferredStates.read(contentsOf: file, limits: decoding.limits)
+                }
+                lastArchive = (archive, deferred)
                 if let prefix = restriction(for: archive, file: file) {
+                    deferred = deferred?.restricted(to: prefix, in: archive)
                     archive = archive.restricted(to: prefix)
                 }
             } catch {
@@ -81,7 +88,7 @@ struct Dump: ParsableCommand {
                 status = max(status, ExitStatus.unreadable)
                 continue
             }
-            let written = formatter.withFormattedPieces(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) { pieces in
+            let written = formatter.withFormattedPieces(archive, deferred: deferred, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) { pieces in
                 if wroteText { Console.write("\n") }
                 Console.write(pieces: pieces)
             }

@@ -53,7 +53,19 @@ package struct TextDumpFormatter: Sendable {
     public func withFormattedPieces(
         _ archive: RestorationArchive, file: String, outputLimit: Int, _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Void
     ) -> Bool {
-        let parts = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(archive, file: file, outputLimit: outputLimit) }
+        withFormattedPieces(archive, deferred: nil, file: file, outputLimit: outputLimit, body)
+    }
+
+    /// As `withFormattedPieces(_:file:outputLimit:_:)`, for an archive read with its objects'
+    /// states left on the tape (`DeferredStates.read`): each object is made whole as it is
+    /// written, and dropped after.
+    package func withFormattedPieces(
+        _ archive: RestorationArchive, deferred: DeferredStates?, file: String, outputLimit: Int,
+        _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Void
+    ) -> Bool {
+        let parts = DeepStack.run(stackSize: stackSize(deferred)) {
+            formatOnCurrentStack(archive, deferred: deferred, file: file, outputLimit: outputLimit)
+        }
         guard parts.reduce(0, { $0 + $1.count }) <= outputLimit else { return false }
         withExtendedLifetime(parts) { parts.map(\.bytes).withUnsafeBufferPointer(body) }
         return true
@@ -61,7 +73,12 @@ package struct TextDumpFormatter: Sendable {
 
     /// The text in parts, in order: more than one when the saved objects were written on
     /// several processors.
-    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [TextOutput] {
+    /// Printing recurses once per nesting level, and so does making a deferred state whole.
+    private func stackSize(_ deferred: DeferredStates?) -> Int {
+        DeepStack.stackSize(for: deferred?.limits ?? .default)
+    }
+
+    private func formatOnCurrentStack(_ archive: RestorationArchive, deferred: DeferredStates?, file: String, outputLimit: Int) -> [TextOutput] {
         let inParts = archive.isRestorationArchive && writesInParts && DeepStack.parts(of: archive.objects.count).count > 1
         // Room taken at once: about 2 KiB per saved object when the objects are written here (a
         // large archive's dump takes about 1 KiB each), 256 bytes when only the class map and
@@ -84,13 +101,13 @@ package struct TextDumpFormatter: Sendable {
         classMap(archive, into: &out)
         identifierPaths(archive, into: &out)
         guard inParts, !out.isFull else {
-            for object in archive.objects where !out.isFull {
-                self.object(object, into: &out)
+            for index in archive.objects.indices where !out.isFull {
+                object(at: index, of: archive, deferred: deferred, into: &out)
             }
             appState(archive, into: &out)
             return [out]
         }
-        var parts = [out] + objects(archive.objects, after: out.count, outputLimit: outputLimit)
+        var parts = [out] + objects(of: archive, deferred: deferred, after: out.count, outputLimit: outputLimit)
         let written = parts.reduce(0) { $0 + $1.count }
         if written <= outputLimit, !archive.appState.isEmpty {
             var tail = TextOutput(limit: outputLimit - written)
@@ -103,15 +120,19 @@ package struct TextDumpFormatter: Sendable {
     /// The saved objects' text in parts (see `DeepStack.parts(of:)`; each object's text depends
     /// on that object alone), written on all processors, after `spent` bytes of text; the parts
     /// stop soon after they pass `outputLimit` together.
-    private func objects(_ objects: [RestorationObject], after spent: Int, outputLimit: Int) -> [TextOutput] {
+    private func objects(of archive: RestorationArchive, deferred: DeferredStates?, after spent: Int, outputLimit: Int) -> [TextOutput] {
         let budget = SharedTextBudget(limit: outputLimit, spent: spent)
-        return DeepStack.mapParts(of: objects.count, stackSize: DeepStack.stackSize(for: .default)) { range in
+        return DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize(deferred)) { range in
             var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
-            for object in objects[range] where !out.isFull {
-                self.object(object, into: &out)
+            for index in range where !out.isFull {
+                object(at: index, of: archive, deferred: deferred, into: &out)
             }
             return out
         }
+    }
+
+    private func object(at index: Int, of archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
+        object(deferred?.object(at: index, of: archive) ?? archive.objects[index], into: &out)
     }
 
     private func appState(_ archive: RestorationArchive, into out: inout TextOutput) {

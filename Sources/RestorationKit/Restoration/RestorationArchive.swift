@@ -45,10 +45,17 @@ public struct RestorationArchive: Hashable, Sendable {
     /// The objects listed in `$top` (each path once, with its entry), which `readObjects` reads.
     struct PendingObjects {
         let listed: [(path: IdentifierPath, entry: ArchiveValue?)]
+        /// By position in `listed`: where the entry is in `$top` (nil for a path without one).
+        let positions: [Int?]
         fileprivate let reader: TopReader
-        /// By position in `listed` (or empty): objects whose entry `StreamedDump` renders, read
-        /// without state, problem or undecoded entry.
+        /// By position in `listed` (or empty): objects whose entry `StreamedDump` renders, or
+        /// `DeferredStates` keeps, read without state, problem or undecoded entry.
         var streamed: [Bool] = []
+
+        /// The positions in `$top` of the keys `readObjects` leaves in `appState`, in order.
+        var appStatePositions: [Int] {
+            reader.untakenPositions
+        }
     }
 
     /// Reads the metadata and lists the objects, leaving `objects`, `appState` and `notes` to
@@ -98,6 +105,7 @@ public struct RestorationArchive: Hashable, Sendable {
         // path again for a set costs as much as the rest of the listing); only paths without
         // one go into a set.
         var listed: [(path: IdentifierPath, entry: ArchiveValue?)] = []
+        var positions: [Int?] = []
         var listedPositions = [Bool](repeating: false, count: archive.top.count)
         var seenWithoutEntry = Set<IdentifierPath>()
         for path in identifierPaths {
@@ -105,14 +113,16 @@ public struct RestorationArchive: Hashable, Sendable {
                 guard !listedPositions[position] else { continue }
                 listedPositions[position] = true
                 listed.append((path, reader.take(at: position)))
+                positions.append(position)
             } else if seenWithoutEntry.insert(path).inserted {
                 listed.append((path, nil))
+                positions.append(nil)
             }
         }
         self.objects = []
         self.appState = .empty
         self.notes = []
-        pending = PendingObjects(listed: listed, reader: reader)
+        pending = PendingObjects(listed: listed, positions: positions, reader: reader)
     }
 
     /// Reads the objects listed by `init(archive:interpret:pending:)`, and the remaining keys.
@@ -241,5 +251,10 @@ private struct TopReader {
 
     var remaining: ArchiveFields {
         top.removing(positions: taken)
+    }
+
+    /// The positions in `top` of the `remaining` entries, in order.
+    var untakenPositions: [Int] {
+        taken.indices.filter { !taken[$0] }
     }
 }

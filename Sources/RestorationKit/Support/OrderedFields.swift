@@ -102,6 +102,11 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
         return Self(keys: keptKeys, values: keptValues)
     }
 
+    /// Replaces the value at `position`, its key kept.
+    mutating func replaceValue(at position: Int, with value: Value) {
+        values[position] = value
+    }
+
     /// Key/value pairs in file order.
     public var entries: Zip2Sequence<[String], [Value]> { zip(keys, values) }
 }

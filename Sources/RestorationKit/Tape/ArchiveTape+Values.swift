@@ -3,7 +3,11 @@
 extension ArchiveTape {
     /// The file's archive as a value tree. A large archive's `$top` values (a restoration
     /// archive's saved objects) are made on all processors, `stackSize` bytes of stack each.
-    func keyedArchive(concurrently: Bool, stackSize: Int) -> KeyedArchive {
+    ///
+    /// `deferringArchives`: a `$top` value that is a nested archive is left on the tape and made
+    /// `deferredArchive` instead (see `DeferredStates`), for a reader that makes each when it
+    /// needs it (`topValue(at:)`).
+    func keyedArchive(concurrently: Bool, stackSize: Int, deferringArchives: Bool = false) -> KeyedArchive {
         let (first, count) = (root.first, root.memberCount)
         let keys = (0..<count).map { string(nodes[first + $0]) }
         // The values in runs that share their repeated strings: up to 64 values a run, and at
@@ -13,9 +17,20 @@ extension ArchiveTape {
         let runs = (count + runLength - 1) / runLength
         let values = DeepStack.map(Array(0..<runs), concurrently: concurrently, stackSize: stackSize) { run -> [ArchiveValue] in
             var strings = RepeatedStrings()
-            return ((run * runLength)..<min(count, (run + 1) * runLength)).map { value(nodes[first + count + $0], &strings) }
+            return ((run * runLength)..<min(count, (run + 1) * runLength)).map { position in
+                let node = nodes[first + count + position]
+                return deferringArchives && node.kind == .archive ? Self.deferredArchive : value(node, &strings)
+            }
         }.flatMap { $0 }
         return KeyedArchive(top: ArchiveFields(keys: keys, values: values), version: .integer(KeyedArchive.archiverVersion))
+    }
+
+    /// What `keyedArchive(…, deferringArchives: true)` leaves for a nested archive in `$top`.
+    static let deferredArchive = ArchiveValue.archive(KeyedArchive(top: .empty))
+
+    /// The node of the file's `$top` value at `position`.
+    func topNode(at position: Int) -> TapeNode {
+        nodes[root.first + root.memberCount + position]
     }
 
     func value(_ node: TapeNode) -> ArchiveValue {

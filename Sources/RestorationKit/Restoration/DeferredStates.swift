@@ -1,0 +1,66 @@
+/// The saved objects' states of a restoration archive left on the decoder's tape, each made into
+/// values only when it is needed and dropped after: what text `dump` reads, which writes one
+/// object at a time, so that the whole archive's tree of values is never held at once.
+///
+/// Goes with the `RestorationArchive` it was read with (see `read(bytes:limits:)`), whose
+/// objects with a deferred state have `state` nil and no problem; their entries in
+/// `archive.archive` are placeholders (`ArchiveTape.deferredArchive`). `object(at:of:)` gives
+/// each object whole, as `RestorationArchive(bytes:)` reads it.
+package struct DeferredStates: Sendable {
+    let tape: ArchiveTape
+    /// The limits the archive was read with.
+    let limits: DecodingLimits
+    /// By object: the node of its entry, a nested archive, or nil for an object read whole.
+    private(set) var entries: [TapeNode?]
+
+    /// Reads the file at `path` (`-` for standard input) as `RestorationArchive(contentsOf:limits:)`
+    /// does, but leaves the saved objects' states on the tape.
+    package static func read(contentsOf path: String, limits: DecodingLimits) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
+        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes)[...], limits: limits)
+    }
+
+    /// Reads `bytes` as `RestorationArchive(bytes:limits:interpret: true)` does, but leaves the
+    /// saved objects' states on the tape.
+    static func read(bytes: ArraySlice<UInt8>, limits: DecodingLimits) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
+        let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes)
+        let keyed = DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) {
+            tape.keyedArchive(concurrently: true, stackSize: DeepStack.stackSize(for: limits), deferringArchives: true)
+        }
+        var pending: RestorationArchive.PendingObjects?
+        var archive = RestorationArchive(archive: keyed, interpret: true, pending: &pending)
+        var entries: [TapeNode?] = []
+        if var pending {
+            let nodes = pending.positions.map { position in position.map(tape.topNode(at:)) }
+            pending.streamed = nodes.map { $0?.kind == .archive }
+            archive.readObjects(pending, allowsConcurrency: true)
+            entries = nodes.map { $0?.kind == .archive ? $0 : nil }
+            // Entries no object reads (a key repeated, an archive nobody listed) are shown
+            // among the other keys: made whole there.
+            for (index, position) in pending.appStatePositions.enumerated() where tape.topNode(at: position).kind == .archive {
+                archive.appState.replaceValue(at: index, with: tape.value(tape.topNode(at: position)))
+            }
+        } else {
+            for position in archive.appState.values.indices where tape.topNode(at: position).kind == .archive {
+                archive.appState.replaceValue(at: position, with: tape.value(tape.topNode(at: position)))
+            }
+        }
+        return (archive, DeferredStates(tape: tape, limits: limits, entries: entries))
+    }
+
+    /// The object at `index` of `archive` (the archive read with these states, or restricted
+    /// with them), whole.
+    func object(at index: Int, of archive: RestorationArchive) -> RestorationObject {
+        let object = archive.objects[index]
+        guard index < entries.count, let node = entries[index] else { return object }
+        var whole = RestorationArchive.object(path: object.identifierPath, entry: tape.value(node))
+        whole.restorationClass = object.restorationClass
+        return whole
+    }
+
+    /// The states of the objects `archive.restricted(to: prefix)` keeps.
+    package func restricted(to prefix: IdentifierPath, in archive: RestorationArchive) -> DeferredStates {
+        var copy = self
+        copy.entries = entries.indices.filter { archive.objects[$0].identifierPath.hasPrefix(prefix) }.map { entries[$0] }
+        return copy
+    }
+}
