@@ -107,15 +107,16 @@ enum Console {
     }
 
     /// Reads an archive that must be a restoration archive; nil after an error line otherwise.
-    static func readRestorationArchive(_ file: String, limits: DecodingLimits) -> RestorationArchive? {
-        restorationArchive(file, Result { () throws(ArchiveError) in try RestorationArchive(contentsOf: file, limits: limits) })
+    /// Each saved object's state stays on the decoder's tape (see `DeferredStates`).
+    static func readRestorationArchive(_ file: String, limits: DecodingLimits) -> (RestorationArchive, DeferredStates)? {
+        restorationArchive(file, Result { () throws(ArchiveError) in try DeferredStates.read(contentsOf: file, limits: limits) })
     }
 
     /// The archive read from `file`, or nil after reporting why it could not be read.
-    static func restorationArchive(_ file: String, _ result: Result<RestorationArchive, ArchiveError>) -> RestorationArchive? {
+    static func restorationArchive(_ file: String, _ result: Result<(RestorationArchive, DeferredStates), ArchiveError>) -> (RestorationArchive, DeferredStates)? {
         switch result {
-        case .success(let archive) where archive.isRestorationArchive:
-            return archive
+        case .success(let read) where read.0.isRestorationArchive:
+            return read
         case .success:
             notRestorationArchive(file)
         case .failure(let error):

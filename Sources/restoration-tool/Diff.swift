@@ -44,11 +44,12 @@ struct Diff: ParsableCommand {
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
     private func compare() -> Never {
         // Both are read, at the same time, so that both are reported when neither can be.
-        let archives = zip([a, b], RestorationArchive.read(contentsOf: [a, b], limits: decoding.limits)).compactMap { file, result in
+        // Each saved object's state stays on the decoder's tape until it is compared.
+        let read = zip([a, b], DeferredStates.read(contentsOf: [a, b], limits: decoding.limits)).compactMap { file, result in
             Console.restorationArchive(file, result)
         }
-        guard archives.count == 2 else { Console.finish(ExitStatus.unreadable) }
-        let changes = ArchiveDiffer(ignoring: Set(ignore)).diff(archives[0], archives[1])
+        guard read.count == 2 else { Console.finish(ExitStatus.unreadable) }
+        let changes = ArchiveDiffer(ignoring: Set(ignore)).diff(read[0].0, read[1].0, deferred: (read[0].1, read[1].1))
         // A document bound to go past the limit is not built (its nodes would take gigabytes).
         if json, DiffDocument.minimumSize(of: changes) > decoding.maxOutputBytes {
             Console.outputTooLarge(file: b, limit: decoding.maxOutputBytes)

@@ -57,14 +57,14 @@ struct Tree: ParsableCommand {
         let formatter = TreeTextFormatter(style: TextStyle(enabled: color.enabled), demangle: !noDemangle)
         // The last archive read stays alive until the process ends: freeing its values one by
         // one would take a large share of the run (see `Console.finish`).
-        var lastArchive: RestorationArchive?
+        var lastArchive: (RestorationArchive, DeferredStates)?
         for file in files {
-            guard let archive = Console.readRestorationArchive(file, limits: decoding.limits) else {
+            guard let (archive, deferred) = Console.readRestorationArchive(file, limits: decoding.limits) else {
                 status = ExitStatus.unreadable
                 continue
             }
-            lastArchive = archive
-            let tree = RestorationTree(archive)
+            lastArchive = (archive, deferred)
+            let tree = RestorationTree(archive, deferred: deferred)
             switch chosenFormat {
             case .json:
                 documents.append(TreeDocument(file: file, tree: tree))

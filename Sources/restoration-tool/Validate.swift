@@ -68,7 +68,7 @@ struct Validate: ParsableCommand {
         let validator = ArchiveValidator(expectedBundleVersion: bundleVersion)
         // The last archive read stays alive until the process ends: freeing its values one by
         // one would take a large share of the run (see `Console.finish`).
-        var lastArchive: RestorationArchive?
+        var lastArchive: (RestorationArchive, DeferredStates)?
         for argument in files {
             let input = Self.trimmingTrailingSlashes(argument)
             let archives: [(path: String, sidecarFolders: [String])]
@@ -121,12 +121,14 @@ struct Validate: ParsableCommand {
     /// restoration archive, `.some(nil)` when it is a scene's user-activity state, which has
     /// nothing to validate.
     private func validateArchive(
-        _ path: String, sidecarFolders: [String], isScene: Bool, _ validator: ArchiveValidator, keeping kept: inout RestorationArchive?
+        _ path: String, sidecarFolders: [String], isScene: Bool, _ validator: ArchiveValidator, keeping kept: inout (RestorationArchive, DeferredStates)?
     ) -> ValidationReport?? {
         let archive: RestorationArchive
+        // Each saved object's state stays on the decoder's tape until its rules run.
+        let deferred: DeferredStates
         do {
             // An archive found in a directory is not followed if it is a link, FIFO or device.
-            archive = try RestorationArchive(contentsOf: path, limits: decoding.limits, followingLinks: sidecarFolders.isEmpty)
+            (archive, deferred) = try DeferredStates.read(contentsOf: path, limits: decoding.limits, followingLinks: sidecarFolders.isEmpty)
         } catch {
             if isScene, error.kind == .notKeyedArchive {
                 // FORMAT.md: a scene's data.data may be a user-activity dictionary instead.
@@ -140,8 +142,8 @@ struct Validate: ParsableCommand {
             Console.notRestorationArchive(path)
             return nil
         }
-        var diagnostics = validator.validate(archive)
-        kept = archive
+        var diagnostics = validator.validate(archive, deferred: deferred)
+        kept = (archive, deferred)
         for folder in sidecarFolders {
             diagnostics += SavedStateDirectory.sidecarDiagnostics(in: folder, limits: decoding.limits)
         }

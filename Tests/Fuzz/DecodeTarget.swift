@@ -2,7 +2,8 @@
 // tape checked node by node) →
 // restoration model → text dump → JSON dump (and dump --json's streaming road, which must give
 // the same text) → validate (text and JSON) → diff against a fixed archive, both ways (text and
-// JSON) → tree (text and JSON). Built by Tests/Fuzz/run together with the library's sources (see
+// JSON) → tree (text and JSON); text dump, validate, diff and tree of the archive read with its
+// states left on the tape (`DeferredStates`) must be those of the archive read whole. Built by Tests/Fuzz/run together with the library's sources (see
 // CONTRIBUTING.md); not part of the package.
 
 /// Small limits keep each execution fast; the limits themselves are tested by the hostile
@@ -10,10 +11,13 @@
 let fuzzLimits = DecodingLimits(maxDepth: 200, maxNodes: 50_000, maxArchiveDepth: 8, maxInputBytes: 1 << 20)
 
 /// The fixed side of every diff: the clean validate fixture, found from this file's path.
-let fixedArchive: RestorationArchive = {
+let fixedPath: String = {
     let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
-    return try! RestorationArchive(contentsOf: root + "/Fixtures/validate/clean.data")
+    return root + "/Fixtures/validate/clean.data"
 }()
+let fixedArchive = try! RestorationArchive(contentsOf: fixedPath)
+/// The same, read with its states left on the tape.
+let fixedDeferred = try! DeferredStates.read(contentsOf: fixedPath, limits: .default)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -47,31 +51,46 @@ func exercise(_ bytes: [UInt8]) {
         let materialised = DeepStack.run(stackSize: stackSize) { (tape.keyedArchive(concurrently: false, stackSize: stackSize), ahead?.keyedArchive(concurrently: true, stackSize: stackSize)) }
         precondition(materialised.0 == materialised.1, "decoding nested archives ahead changed the archive")
     }
+    let deferredRead = try? DeferredStates.read(bytes: bytes[...], limits: fuzzLimits)
     guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else {
         precondition(streamed == nil, "the streaming road read a file the decoder rejects")
         precondition(tape == nil, "the tape was made from a file the decoder rejects")
+        precondition(deferredRead == nil, "the states were deferred from a file the decoder rejects")
         return
     }
+    guard let (deferredArchive, deferred) = deferredRead else { preconditionFailure("the states could not be deferred from a file the decoder reads") }
     DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
         let text = TextDumpFormatter().format(archive, file: "fuzz")
         precondition(!text.isEmpty, "a decoded archive printed nothing")
+        var deferredText: String?
+        _ = TextDumpFormatter().withFormattedPieces(deferredArchive, deferred: deferred, file: "fuzz", outputLimit: .max) { pieces in
+            deferredText = String(decoding: pieces.reduce(into: [UInt8]()) { $0.append(contentsOf: $1) }, as: UTF8.self)
+        }
+        precondition(deferredText == text, "the text of the deferred states differs")
         let json = try? JSONOutput.text([DumpDocument(file: "fuzz", archive: archive)], asArray: false)
         precondition(json != nil, "a decoded archive could not be written as JSON")
         precondition(streamed == .some(json), "the streaming road's JSON differs from the decoded archive's")
         let report = ValidationReport(file: "fuzz", diagnostics: ArchiveValidator(expectedBundleVersion: "1").validate(archive))
+        precondition(ArchiveValidator(expectedBundleVersion: "1").validate(deferredArchive, deferred: deferred) == report.diagnostics, "validating the deferred states found otherwise")
         precondition(report.isValid == (report.errors == 0), "validity disagrees with the error count")
         _ = ValidationTextFormatter.format(report, displayName: "fuzz")
         precondition((try? JSONOutput.text([ValidationDocument(report)], asArray: false)) != nil, "a validation report could not be written as JSON")
         let differ = ArchiveDiffer(ignoring: ["timestamp"])
-        for (a, b) in [(fixedArchive, archive), (archive, fixedArchive)] {
+        for fixedFirst in [true, false] {
+            let (a, b) = fixedFirst ? (fixedArchive, archive) : (archive, fixedArchive)
             let changes = differ.diff(a, b)
+            let deferredChanges = fixedFirst
+                ? differ.diff(fixedDeferred.0, deferredArchive, deferred: (fixedDeferred.1, deferred))
+                : differ.diff(deferredArchive, fixedDeferred.0, deferred: (deferred, fixedDeferred.1))
+            precondition(deferredChanges == changes, "diffing the deferred states found other changes")
             _ = DiffTextFormatter(color: true).format(changes, a: "a", b: "b")
             precondition((try? JSONOutput.text([DiffDocument(a: "a", b: "b", changes: changes)], asArray: false)) != nil, "a diff could not be written as JSON")
         }
         precondition(differ.diff(archive, archive).isEmpty, "an archive differs from itself")
         if archive.isRestorationArchive {
             let tree = RestorationTree(archive)
-            _ = TreeTextFormatter(style: TextStyle(enabled: true)).format(tree)
+            let treeText = TreeTextFormatter(style: TextStyle(enabled: true)).format(tree)
+            precondition(TreeTextFormatter(style: TextStyle(enabled: true)).format(RestorationTree(deferredArchive, deferred: deferred)) == treeText, "the tree of the deferred states differs")
             precondition((try? JSONOutput.text([TreeDocument(file: "fuzz", tree: tree)], asArray: false)) != nil, "a tree could not be written as JSON")
             _ = archive.restricted(to: IdentifierPath(archive.objects.first?.identifierPath.rawValue ?? "x"))
         }

@@ -57,6 +57,21 @@ final class ArchiveValidatorTests: XCTestCase {
         XCTAssertEqual(unknown, ["Nav/:[0]:/Lister/Field", "Elsewhere"])
     }
 
+    /// A first responder that is a saved view, or lies just below one, is known: the views are
+    /// found as each object is checked.
+    func testFirstRespondersThatAreViewsOrBelowThemAreKnown() {
+        let list = "Nav/:[0]:/List"
+        let cell = list + "/Table/Cell"
+        let views = ArchiveValue.dictionary(ArchiveDictionary(entries: [.init(key: .string(cell), value: .archive(KeyedArchive(top: .empty)))]))
+        let saved = archive(
+            paths: ["Nav", list],
+            objects: ["Nav": ArchiveFields([(RestorationKeys.children, .array([.string(list)]))]),
+                      list: ArchiveFields([(RestorationKeys.viewRestorationData, views)])],
+            extraTop: [(RestorationKeys.firstResponders, .array([.string(cell), .string(cell + "/Field"), .string(list + "/Other/Field")]))])
+        let unknown = ArchiveValidator().validate(saved).filter { $0.rule == .firstResponderUnknownPath }.compactMap(\.identifierPath)
+        XCTAssertEqual(unknown, [list + "/Other/Field"])
+    }
+
     func testDanglingChildTruncatesTheArray() {
         let broken = archive(
             paths: ["Nav", "Nav/:[0]:/List"],
@@ -192,7 +207,8 @@ final class ArchiveValidatorTests: XCTestCase {
             (RestorationKeys.firstResponders, .array([.string("Nowhere")])),
         ])
         let diagnostics = ArchiveValidator().validate(large)
-        let context = ValidationContext(large)
+        let context = ValidationContext(large, deferred: nil)
+        context.viewPaths = ExactTextSet(large.objects.flatMap { $0.views.map(\.identifierPath.rawValue) })
         let inOnePiece = MetadataRules.check(large, expectedBundleVersion: nil) + PathRules.check(context)
             + ReferenceRules.checkObjects(0..<large.objects.count, context) + ReferenceRules.checkApp(context)
         XCTAssertGreaterThan(DeepStack.parts(of: large.objects.count).count, 8)

@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 @testable import RestorationKit
 
-/// Text `dump` reads the saved objects' states from the tape one at a time
-/// (`DeferredStates`): its archive and text must be those of the archive read whole.
+/// Text `dump`, `validate`, `tree` and `diff` read the saved objects' states from the tape one
+/// at a time (`DeferredStates`): their archive, text, findings, trees and changes must be those
+/// of the archive read whole.
 final class DeferredStatesTests: XCTestCase {
     /// Every fixture, hostile ones and the fuzzers' regressions included.
     private func inputs() throws -> [(name: String, bytes: [UInt8])] {
@@ -56,6 +57,12 @@ final class DeferredStatesTests: XCTestCase {
             for inParts in [true, false] {
                 XCTAssertTrue(text(archive, deferred, inParts: inParts) == text(whole, nil, inParts: inParts), "\(name) in parts: \(inParts)")
             }
+            let validator = ArchiveValidator(expectedBundleVersion: "no such version")
+            XCTAssertEqual(validator.validate(archive, deferred: deferred), validator.validate(whole), name)
+            let trees = [RestorationTree(archive, deferred: deferred), RestorationTree(whole)]
+            XCTAssertEqual(TreeTextFormatter().format(trees[0]), TreeTextFormatter().format(trees[1]), name)
+            let graphs = trees.map { TreeGraphFormatter(language: .dot).format([(file: name, tree: $0)]) }
+            XCTAssertEqual(graphs[0], graphs[1], name)
             // Restricted to the first object's subtree, as `--path` does.
             if let first = whole.objects.first?.identifierPath {
                 let restricted = text(archive.restricted(to: first), deferred.restricted(to: first, in: archive), inParts: true)
@@ -74,6 +81,27 @@ final class DeferredStatesTests: XCTestCase {
             XCTAssertEqual(archive.appState, try RestorationArchive(bytes: bytes[...]).appState, name)
             XCTAssertFalse(archive.appState.values.contains(ArchiveTape.deferredArchive), name)
         }
+    }
+
+    /// `diff` compares objects made whole one at a time: the same changes, for every pair of the
+    /// diff fixtures and the other restoration fixtures, both ways.
+    func testDiffOfDeferredStatesFindsTheSameChanges() throws {
+        let names = ["ios8-tabbar.data", "ios8-tabbar.xml", "ios7-plain.data", "values.data", "validate/clean.data", "validate/undecodable-state.data"]
+            + (try FileManager.default.contentsOfDirectory(atPath: FixtureFiles.path("diff"))).sorted().map { "diff/" + $0 }
+        let read = try names.map { name in
+            let bytes = try FixtureFiles.bytes(name)
+            return (name: name, whole: try RestorationArchive(bytes: bytes[...]), deferred: try DeferredStates.read(bytes: bytes[...], limits: .default))
+        }
+        var changed = 0
+        for a in read {
+            for b in read {
+                let expected = ArchiveDiffer(ignoring: ["timestamp"]).diff(a.whole, b.whole)
+                let found = ArchiveDiffer(ignoring: ["timestamp"]).diff(a.deferred.0, b.deferred.0, deferred: (a.deferred.1, b.deferred.1))
+                XCTAssertEqual(found, expected, "\(a.name) → \(b.name)")
+                if !expected.isEmpty { changed += 1 }
+            }
+        }
+        XCTAssertGreaterThan(changed, 300)
     }
 
     /// The output limit gives the same verdict at and around the text's length.

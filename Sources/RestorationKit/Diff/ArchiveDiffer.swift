@@ -15,12 +15,20 @@ public struct ArchiveDiffer: Sendable {
     ]
 
     public func diff(_ a: RestorationArchive, _ b: RestorationArchive) -> [ArchiveChange] {
-        // Comparing values recurses once per nesting level (see `DeepStack`).
-        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
+        diff(a, b, deferred: nil)
+    }
+
+    /// As `diff(_:_:)`, for archives read with their objects' states left on the tape
+    /// (`DeferredStates.read`): each object is made whole when it is compared, and dropped after
+    /// unless a change holds its values.
+    package func diff(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?) -> [ArchiveChange] {
+        // Comparing values recurses once per nesting level (see `DeepStack`), and so does making
+        // a deferred state whole.
+        DeepStack.run(stackSize: DeepStack.stackSize(for: deferred?.a.limits ?? .default)) {
             var changes: [ArchiveChange] = []
             metadata(a, b, into: &changes)
             fields(a.appState, b.appState, object: nil, path: [.key("appState")], into: &changes)
-            objects(a, b, into: &changes)
+            objects(a, b, deferred: deferred, into: &changes)
             return changes
         }
     }
@@ -62,20 +70,23 @@ public struct ArchiveDiffer: Sendable {
 
     // MARK: Objects
 
-    private func objects(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout [ArchiveChange]) {
-        let newObjects = Dictionary(b.objects.map { ($0.identifierPath, $0) }, uniquingKeysWith: { first, _ in first })
+    private func objects(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?, into changes: inout [ArchiveChange]) {
+        let newObjects = Dictionary(b.objects.indices.map { (b.objects[$0].identifierPath, $0) }, uniquingKeysWith: { first, _ in first })
         var oldPaths = Set<IdentifierPath>()
         // Each object's changes depend on that object and its namesake alone: parts of the old
         // archive's objects are compared apart, on all processors, and their changes joined in order.
-        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: DeepStack.stackSize(for: .default), first: {
+        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: DeepStack.stackSize(for: deferred?.a.limits ?? .default), first: {
             oldPaths = Set(a.objects.map(\.identifierPath))
         }) { range in
             var changes: [ArchiveChange] = []
-            for old in a.objects[range] {
-                guard let new = newObjects[old.identifierPath] else {
-                    changes.append(ArchiveChange(.removed, identifierPath: old.identifierPath.rawValue, path: [], summary: "object removed"))
+            for index in range {
+                let path = a.objects[index].identifierPath
+                guard let newIndex = newObjects[path] else {
+                    changes.append(ArchiveChange(.removed, identifierPath: path.rawValue, path: [], summary: "object removed"))
                     continue
                 }
+                let old = deferred?.a.object(at: index, of: a) ?? a.objects[index]
+                let new = deferred?.b.object(at: newIndex, of: b) ?? b.objects[newIndex]
                 object(old, new, into: &changes)
             }
             return changes

@@ -13,10 +13,23 @@ package struct DeferredStates: Sendable {
     /// By object: the node of its entry, a nested archive, or nil for an object read whole.
     private(set) var entries: [TapeNode?]
 
-    /// Reads the file at `path` (`-` for standard input) as `RestorationArchive(contentsOf:limits:)`
-    /// does, but leaves the saved objects' states on the tape.
-    package static func read(contentsOf path: String, limits: DecodingLimits) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
-        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes)[...], limits: limits)
+    /// Reads the file at `path` (`-` for standard input) as
+    /// `RestorationArchive(contentsOf:limits:followingLinks:)` does, but leaves the saved
+    /// objects' states on the tape.
+    package static func read(contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
+        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits)
+    }
+
+    /// Reads the files at `paths` at the same time, as `RestorationArchive.read(contentsOf:limits:)`
+    /// does, each with its states left on the tape.
+    package static func read(contentsOf paths: [String], limits: DecodingLimits) -> [Result<(RestorationArchive, DeferredStates), ArchiveError>] {
+        var results = [Result<(RestorationArchive, DeferredStates), ArchiveError>?](repeating: nil, count: paths.count)
+        results.withUnsafeMutableBufferPointer { results in
+            DeepStack.concurrentPerform(count: paths.count, threads: min(paths.count, DeepStack.availableThreads), stackSize: DeepStack.stackSize(for: limits)) { index in
+                results[index] = Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits) }
+            }
+        }
+        return results.map { $0! }
     }
 
     /// Reads `bytes` as `RestorationArchive(bytes:limits:interpret: true)` does, but leaves the
@@ -45,6 +58,11 @@ package struct DeferredStates: Sendable {
             }
         }
         return (archive, DeferredStates(tape: tape, limits: limits, entries: entries))
+    }
+
+    /// Whether the state of the object at `index` is left on the tape.
+    func defers(_ index: Int) -> Bool {
+        index < entries.count && entries[index] != nil
     }
 
     /// The object at `index` of `archive` (the archive read with these states, or restricted

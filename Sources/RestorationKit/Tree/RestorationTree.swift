@@ -23,7 +23,14 @@ public struct RestorationTree: Sendable {
     public var appDangling: [(key: String, target: String)]
 
     public init(_ archive: RestorationArchive) {
-        (roots, appDangling) = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { Self.build(archive) }
+        self.init(archive, deferred: nil)
+    }
+
+    /// The tree of an archive read with its objects' states left on the tape
+    /// (`DeferredStates.read`): each object is made whole once, to read what the tree shows of
+    /// it, and dropped after.
+    package init(_ archive: RestorationArchive, deferred: DeferredStates?) {
+        (roots, appDangling) = DeepStack.run(stackSize: DeepStack.stackSize(for: deferred?.limits ?? .default)) { Self.build(archive, deferred: deferred) }
     }
 
     /// A tree as given (for tests of the formatters).
@@ -32,17 +39,42 @@ public struct RestorationTree: Sendable {
         self.appDangling = appDangling
     }
 
-    private static func build(_ archive: RestorationArchive) -> ([Node], [(key: String, target: String)]) {
+    /// What the tree shows of one object's state.
+    private struct StateSummary {
+        var views: [IdentifierPath] = []
+        /// The paths its `kPresentedViewControllerKey` and `kTabBarSelectedViewControllerKey` name.
+        var presented: String?
+        var selected: String?
+        /// Its dangling references (see `ArchiveValidator`) and, for each, the path the validator
+        /// reports it under: the object's or one of its views'.
+        var dangling: [(path: String, key: String, target: String)] = []
+    }
+
+    private static func build(_ archive: RestorationArchive, deferred: DeferredStates?) -> ([Node], [(key: String, target: String)]) {
         let objects = archive.objects
-        let stackSize = DeepStack.stackSize(for: .default)
-        // Each object's parent path (parsing every path is the costly part) and the set of
-        // saved paths, made at once.
+        let stackSize = DeepStack.stackSize(for: deferred?.limits ?? .default)
+        let context = ValidationContext(archive, deferred: deferred)
+        // Each object's parent path and label (parsing every path is the costly part) and what
+        // the tree shows of its state, in parts on all processors, each object made whole once;
+        // the calling thread makes the set of saved paths meanwhile.
         var known = ExactTextSet()
-        let parents = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
+        let parts = DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
             known = ExactTextSet(objects.lazy.map(\.identifierPath.rawValue))
         }) { range in
-            range.map { objects[$0].identifierPath.parent?.rawValue }
-        }.joined())
+            range.map { index -> (parent: String?, summary: StateSummary) in
+                let object = deferred?.object(at: index, of: archive) ?? objects[index]
+                var summary = StateSummary(views: object.views.map(\.identifierPath))
+                if case .reference(let target)? = object.state?[RestorationKeys.presentedViewController] { summary.presented = target }
+                if case .reference(let target)? = object.state?[RestorationKeys.tabBarSelectedViewController] { summary.selected = target }
+                for diagnostic in ReferenceRules.check(object, context) where diagnostic.rule == .danglingReference {
+                    guard let target = diagnostic.target else { continue }
+                    summary.dangling.append((diagnostic.identifierPath ?? "", diagnostic.key ?? "", target))
+                }
+                return (object.identifierPath.parent?.rawValue, summary)
+            }
+        }.joined()
+        let parents = parts.map(\.parent)
+        let summaries = parts.map(\.summary)
         var childrenOf: [ExactText: [Int]] = [:]
         var rootIndices: [Int] = []
         for index in objects.indices {
@@ -52,16 +84,11 @@ public struct RestorationTree: Sendable {
                 rootIndices.append(index)
             }
         }
-        /// Whether the parent's state refers to `path` under `key`.
-        func parent(_ parent: Int?, names path: String, under key: String) -> Bool {
-            guard let parent, case .reference(let target)? = objects[parent].state?[key] else { return false }
-            return target.isExactly(path)
-        }
         // A node's label depends on its own path and whether it has a parent: made in parts on
         // all processors, while the calling thread maps views to their objects.
         var viewOwner: [ExactText: String] = [:]
         let labels = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
-            viewOwner = Dictionary(objects.flatMap { object in object.views.map { (ExactText($0.identifierPath.rawValue), object.identifierPath.rawValue) } },
+            viewOwner = Dictionary(objects.indices.flatMap { index in summaries[index].views.map { (ExactText($0.rawValue), objects[index].identifierPath.rawValue) } },
                                    uniquingKeysWith: { first, _ in first })
         }) { range in
             range.map { index -> String in
@@ -70,26 +97,28 @@ public struct RestorationTree: Sendable {
                 return Self.label(path, belowParentOfLength: parent.utf8.count)
             }
         }.joined())
-        // Dangling references as the validator defines them, attached to the object they are in.
+        // Dangling references as the validator reports them, attached to the object they are in.
         var dangling: [ExactText: [(key: String, target: String)]] = [:]
-        var appDangling: [(key: String, target: String)] = []
-        for diagnostic in ArchiveValidator().danglingReferences(archive) {
-            guard let target = diagnostic.target else { continue }
-            guard let path = diagnostic.identifierPath else {
-                appDangling.append((diagnostic.key ?? "", target))
-                continue
+        for summary in summaries {
+            for (path, key, target) in summary.dangling {
+                dangling[ExactText(viewOwner[ExactText(path)] ?? path), default: []].append((key, target))
             }
-            dangling[ExactText(viewOwner[ExactText(path)] ?? path), default: []].append((diagnostic.key ?? "", target))
+        }
+        var appDangling: [(key: String, target: String)] = []
+        for diagnostic in ReferenceRules.checkApp(context) where diagnostic.rule == .danglingReference {
+            guard let target = diagnostic.target else { continue }
+            appDangling.append((diagnostic.key ?? "", target))
         }
 
         func node(_ index: Int, parentIndex: Int?) -> Node {
             let object = objects[index]
             let path = object.identifierPath.rawValue
+            let parent = parentIndex.map { summaries[$0] }
             return Node(
                 identifierPath: object.identifierPath, label: labels[index], restorationClass: object.restorationClass,
-                views: object.views.map(\.identifierPath),
-                presented: parent(parentIndex, names: path, under: RestorationKeys.presentedViewController),
-                selected: parent(parentIndex, names: path, under: RestorationKeys.tabBarSelectedViewController),
+                views: summaries[index].views,
+                presented: parent?.presented.map { $0.isExactly(path) } ?? false,
+                selected: parent?.selected.map { $0.isExactly(path) } ?? false,
                 stateProblem: object.stateProblem, dangling: dangling[ExactText(path)] ?? [],
                 children: (childrenOf[ExactText(path)] ?? []).map { node($0, parentIndex: index) })
         }

@@ -10,31 +10,51 @@ public struct ArchiveValidator: Sendable {
 
     /// Every defect found, archive-level ones first, then object by object in save order.
     public func validate(_ archive: RestorationArchive) -> [Diagnostic] {
-        // Walking values recurses once per nesting level (see `DeepStack`).
-        let stackSize = DeepStack.stackSize(for: .default)
+        validate(archive, deferred: nil)
+    }
+
+    /// As `validate(_:)`, for an archive read with its objects' states left on the tape
+    /// (`DeferredStates.read`): each object is made whole when its rules run, and dropped after.
+    package func validate(_ archive: RestorationArchive, deferred: DeferredStates?) -> [Diagnostic] {
+        // Walking values recurses once per nesting level (see `DeepStack`), and so does making a
+        // deferred state whole.
+        let stackSize = DeepStack.stackSize(for: deferred?.limits ?? .default)
         return DeepStack.run(stackSize: stackSize) {
-            let context = ValidationContext(archive)
+            let context = ValidationContext(archive, deferred: deferred)
             var diagnostics = MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion)
-            // The path rules and the reference rules over each part of the objects read the
-            // archive independently: on a large archive all processors share them, and their
-            // findings join in this order.
-            var pathFindings: [Diagnostic] = []
-            let referenceFindings = DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize, first: {
-                pathFindings = PathRules.check(context)
-            }) { range in
-                ReferenceRules.checkObjects(range, context)
+            // Each object's findings depend on that object and the context alone: parts of the
+            // objects are checked apart, on all processors, and their findings join in order,
+            // every object's path findings before the reference findings.
+            let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize) { range in
+                var part = ObjectFindings()
+                for index in range {
+                    let object = deferred?.object(at: index, of: archive) ?? archive.objects[index]
+                    part.paths += PathRules.check(object, context)
+                    part.references += ReferenceRules.check(object, context)
+                    for view in object.views { part.viewPaths.append(view.identifierPath.rawValue) }
+                }
+                return part
             }
-            diagnostics += pathFindings
-            for part in referenceFindings { diagnostics += part }
+            for part in parts { diagnostics += part.paths }
+            diagnostics += PathRules.checkArchive(context)
+            for part in parts { diagnostics += part.references }
+            context.viewPaths = ExactTextSet(parts.lazy.flatMap(\.viewPaths))
             return diagnostics + ReferenceRules.checkApp(context)
         }
+    }
+
+    /// What the rules found about some of the objects, and their views' paths.
+    private struct ObjectFindings {
+        var paths: [Diagnostic] = []
+        var references: [Diagnostic] = []
+        var viewPaths: [String] = []
     }
 
     /// The references to paths under which no object was saved (`dangling-reference`), in the
     /// order `validate` reports them, without running the other rules: what `tree` draws.
     func danglingReferences(_ archive: RestorationArchive) -> [Diagnostic] {
         DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
-            ReferenceRules.check(ValidationContext(archive)).filter { $0.rule == .danglingReference }
+            ReferenceRules.check(ValidationContext(archive, deferred: nil)).filter { $0.rule == .danglingReference }
         }
     }
 }
@@ -46,30 +66,34 @@ final class ValidationContext {
     /// Listed paths that have an entry: the objects UIKit can restore.
     let saved: ExactTextSet
     let listed: ExactTextSet
-    /// Paths of every view of a saved object.
-    let viewPaths: ExactTextSet
+    /// Listed paths listed more than once, with their counts.
+    let repeatedPaths: [IdentifierPath: Int]
+    /// Paths of every view of a saved object: known once the objects have been checked (the
+    /// views of a deferred state are known when it is made whole).
+    var viewPaths = ExactTextSet()
 
-    init(_ archive: RestorationArchive) {
+    init(_ archive: RestorationArchive, deferred: DeferredStates?) {
         self.archive = archive
-        // Three sets of tens of thousands of paths for a large archive: made at once.
-        var sets = [ExactTextSet](repeating: ExactTextSet(), count: 3)
-        sets.withUnsafeMutableBufferPointer { sets in
-            let threads = archive.objects.count >= 256 ? DeepStack.availableThreads : 1
-            DeepStack.concurrentPerform(count: 3, threads: threads, stackSize: DeepStack.stackSize(for: .default)) { part in
-                // Each made at its final size: a set grown by doubling hashes every path again.
-                switch part {
-                case 0: sets[0] = ExactTextSet(archive.identifierPaths.lazy.map(\.rawValue))
-                case 1: sets[1] = Self.paths(archive.objects.lazy.filter { $0.state != nil || $0.undecodedEntry != nil }.map(\.identifierPath), capacity: archive.objects.count)
-                default: sets[2] = Self.paths(archive.objects.lazy.flatMap { $0.views.lazy.map(\.identifierPath) }, capacity: archive.objects.reduce(0) { $0 + $1.views.count })
+        // Sets of tens of thousands of paths for a large archive: made at once, each at its
+        // final size (a set grown by doubling hashes every path again).
+        var listed = ExactTextSet()
+        var repeatedPaths: [IdentifierPath: Int] = [:]
+        var saved = ExactTextSet()
+        let threads = archive.objects.count >= 256 ? DeepStack.availableThreads : 1
+        DeepStack.concurrentPerform(count: 2, threads: threads, stackSize: DeepStack.stackSize(for: .default)) { part in
+            if part == 0 {
+                listed = ExactTextSet(minimumCapacity: archive.identifierPaths.count)
+                for path in archive.identifierPaths where !listed.insert(path.rawValue) {
+                    repeatedPaths[path, default: 1] += 1
+                }
+            } else {
+                saved = ExactTextSet(minimumCapacity: archive.objects.count)
+                for (index, object) in archive.objects.enumerated()
+                where object.state != nil || object.undecodedEntry != nil || deferred?.defers(index) == true {
+                    saved.insert(object.identifierPath.rawValue)
                 }
             }
         }
-        (listed, saved, viewPaths) = (sets[0], sets[1], sets[2])
-    }
-
-    private static func paths<Paths: Sequence<IdentifierPath>>(_ paths: Paths, capacity: Int) -> ExactTextSet {
-        var set = ExactTextSet(minimumCapacity: capacity)
-        for path in paths { set.insert(path.rawValue) }
-        return set
+        (self.listed, self.repeatedPaths, self.saved) = (listed, repeatedPaths, saved)
     }
 }

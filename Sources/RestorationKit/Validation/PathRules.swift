@@ -7,37 +7,44 @@ enum PathRules {
         "UIStateRestorationViewControllerStoryboard", "UIStateRestorationViewControllerStoryboardIdentifier",
     ])
 
+    /// Every finding: each object's in save order, then the archive's.
     static func check(_ context: ValidationContext) -> [Diagnostic] {
+        context.archive.objects.flatMap { check($0, context) } + checkArchive(context)
+    }
+
+    /// The findings about one saved object (whole: see `DeferredStates`).
+    static func check(_ object: RestorationObject, _ context: ValidationContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let path = object.identifierPath
+        if let count = context.repeatedPaths[path] {
+            diagnostics.append(Diagnostic(.error, .duplicatePath, path: path.rawValue, key: RestorationKeys.identifierPaths,
+                "listed \(count) times in \(RestorationKeys.identifierPaths); paths must be unique, and UIKit restores the object once"))
+        }
+        let problem = malformation(path)
+        if let problem {
+            diagnostics.append(Diagnostic(.error, .malformedPath, path: path.rawValue, key: RestorationKeys.identifierPaths,
+                "malformed identifier path: \(problem)"))
+        }
+        // A malformed path has no meaningful parent: only well-formed ones can be orphans.
+        if problem == nil, let parent = path.parent, !context.saved.contains(parent.rawValue) {
+            diagnostics.append(Diagnostic(.warning, .orphanPath, path: path.rawValue,
+                "its parent path \(parent.rawValue) has no saved object, so UIKit has no container to restore it into"))
+        }
+        if object.state == nil && object.undecodedEntry == nil {
+            diagnostics.append(Diagnostic(.error, .missingObject, path: path.rawValue, key: RestorationKeys.identifierPaths,
+                "listed in \(RestorationKeys.identifierPaths), but the archive has no entry for it: UIKit cannot restore it"))
+        } else if object.state == nil, let problem = object.stateProblem {
+            diagnostics.append(Diagnostic(.error, .undecodableState, path: path.rawValue,
+                "\(problem): UIKit cannot decode its state"))
+        }
+        diagnostics += undecodableViews(of: object)
+        return diagnostics
+    }
+
+    /// The findings about the archive's own keys: entries nobody listed, the class map.
+    static func checkArchive(_ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let archive = context.archive
-        var counts: [IdentifierPath: Int] = [:]
-        for path in archive.identifierPaths { counts[path, default: 0] += 1 }
-
-        for object in archive.objects {
-            let path = object.identifierPath
-            if let count = counts[path], count > 1 {
-                diagnostics.append(Diagnostic(.error, .duplicatePath, path: path.rawValue, key: RestorationKeys.identifierPaths,
-                    "listed \(count) times in \(RestorationKeys.identifierPaths); paths must be unique, and UIKit restores the object once"))
-            }
-            let problem = malformation(path)
-            if let problem {
-                diagnostics.append(Diagnostic(.error, .malformedPath, path: path.rawValue, key: RestorationKeys.identifierPaths,
-                    "malformed identifier path: \(problem)"))
-            }
-            // A malformed path has no meaningful parent: only well-formed ones can be orphans.
-            if problem == nil, let parent = path.parent, !context.saved.contains(parent.rawValue) {
-                diagnostics.append(Diagnostic(.warning, .orphanPath, path: path.rawValue,
-                    "its parent path \(parent.rawValue) has no saved object, so UIKit has no container to restore it into"))
-            }
-            if object.state == nil && object.undecodedEntry == nil {
-                diagnostics.append(Diagnostic(.error, .missingObject, path: path.rawValue, key: RestorationKeys.identifierPaths,
-                    "listed in \(RestorationKeys.identifierPaths), but the archive has no entry for it: UIKit cannot restore it"))
-            } else if object.state == nil, let problem = object.stateProblem {
-                diagnostics.append(Diagnostic(.error, .undecodableState, path: path.rawValue,
-                    "\(problem): UIKit cannot decode its state"))
-            }
-            diagnostics += undecodableViews(of: object)
-        }
 
         for (key, value) in archive.appState.entries {
             // A listed path among the other keys is a repeated entry (repeated-top-key).

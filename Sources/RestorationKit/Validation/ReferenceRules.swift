@@ -24,7 +24,8 @@ enum ReferenceRules {
         return diagnostics
     }
 
-    private static func check(_ object: RestorationObject, _ context: ValidationContext) -> [Diagnostic] {
+    /// The findings about one saved object (whole: see `DeferredStates`).
+    static func check(_ object: RestorationObject, _ context: ValidationContext) -> [Diagnostic] {
         guard let state = object.state else { return [] }
         var diagnostics: [Diagnostic] = []
         let path = object.identifierPath.rawValue
