@@ -17,7 +17,7 @@ let fixedPath: String = {
 }()
 let fixedArchive = try! RestorationArchive(contentsOf: fixedPath)
 /// The same, read with its states left on the tape.
-let fixedDeferred = try! DeferredStates.read(contentsOf: fixedPath, limits: .default)
+let fixedDeferred = try! DeferredStates.read(bytes: InputFile.read(fixedPath)[...], limits: .default, minimumKeys: 0)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -51,7 +51,7 @@ func exercise(_ bytes: [UInt8]) {
         let materialised = DeepStack.run(stackSize: stackSize) { (tape.keyedArchive(concurrently: false, stackSize: stackSize), ahead?.keyedArchive(concurrently: true, stackSize: stackSize)) }
         precondition(materialised.0 == materialised.1, "decoding nested archives ahead changed the archive")
     }
-    let deferredRead = try? DeferredStates.read(bytes: bytes[...], limits: fuzzLimits)
+    let deferredRead = try? DeferredStates.read(bytes: bytes[...], limits: fuzzLimits, minimumKeys: 0)
     guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else {
         precondition(streamed == nil, "the streaming road read a file the decoder rejects")
         precondition(tape == nil, "the tape was made from a file the decoder rejects")

@@ -32,12 +32,20 @@ package struct DeferredStates: Sendable {
         return results.map { $0! }
     }
 
+    /// Below this many `$top` keys an archive is read whole: its values fit in memory already
+    /// in use, and deferring them would only add work.
+    static var minimumDeferredKeys: Int { 256 }
+
     /// Reads `bytes` as `RestorationArchive(bytes:limits:interpret: true)` does, but leaves the
-    /// saved objects' states on the tape.
-    static func read(bytes: ArraySlice<UInt8>, limits: DecodingLimits) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
+    /// saved objects' states on the tape when `$top` has `minimumKeys` keys or more.
+    static func read(bytes: ArraySlice<UInt8>, limits: DecodingLimits, minimumKeys: Int = minimumDeferredKeys) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
         let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes)
+        let defers = tape.root.memberCount >= minimumKeys
         let keyed = DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) {
-            tape.keyedArchive(concurrently: true, stackSize: DeepStack.stackSize(for: limits), deferringArchives: true)
+            tape.keyedArchive(concurrently: true, stackSize: DeepStack.stackSize(for: limits), deferringArchives: defers)
+        }
+        guard defers else {
+            return (RestorationArchive(archive: keyed, interpret: true), DeferredStates(tape: tape, limits: limits, entries: []))
         }
         var pending: RestorationArchive.PendingObjects?
         var archive = RestorationArchive(archive: keyed, interpret: true, pending: &pending)
