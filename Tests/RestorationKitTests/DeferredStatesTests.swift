@@ -104,6 +104,35 @@ final class DeferredStatesTests: XCTestCase {
         XCTAssertGreaterThan(changed, 300)
     }
 
+    /// Entries identical on their tapes are equal objects, so `diff` skips them unmade; equal
+    /// objects stored otherwise (dictionaries in another order) are not identical, and are
+    /// compared as values.
+    func testIdenticalEntriesAreEqualObjects() throws {
+        func read(_ name: String) throws -> (RestorationArchive, DeferredStates) {
+            try DeferredStates.read(bytes: FixtureFiles.bytes(name)[...], limits: .default, minimumKeys: 0)
+        }
+        func identical(_ a: (RestorationArchive, DeferredStates), _ b: (RestorationArchive, DeferredStates)) -> [String: Bool] {
+            var found: [String: Bool] = [:]
+            for (index, object) in a.0.objects.enumerated() {
+                guard let other = b.0.objects.firstIndex(where: { $0.identifierPath == object.identifierPath }) else { continue }
+                let same = a.1.hasIdenticalEntry(at: index, as: other, in: b.1)
+                if same { XCTAssertEqual(a.1.object(at: index, of: a.0), b.1.object(at: other, of: b.0), object.identifierPath.rawValue) }
+                found[object.identifierPath.lastIdentifier ?? ""] = same
+            }
+            return found
+        }
+        let state = identical(try read("diff/state-a.data"), try read("diff/state-b.data"))
+        XCTAssertEqual(state, ["TabController": true, "NavigationController": true, "ListViewController": false,
+                               "SettingsViewController": false, "AboutViewController": true])
+        // The same archive as binary and as XML: strings stored otherwise, the values identical.
+        XCTAssertEqual(Set(identical(try read("validate/clean.data"), try read("diff/xml-twin.xml")).values), [true])
+        let reordered = (try read("diff/reordered-keys-base.data"), try read("diff/reordered-keys.data"))
+        let settings = try XCTUnwrap(reordered.0.0.objects.firstIndex { $0.identifierPath.lastIdentifier == "SettingsViewController" })
+        let otherSettings = try XCTUnwrap(reordered.1.0.objects.firstIndex { $0.identifierPath.lastIdentifier == "SettingsViewController" })
+        XCTAssertFalse(reordered.0.1.hasIdenticalEntry(at: settings, as: otherSettings, in: reordered.1.1))
+        XCTAssertEqual(reordered.0.1.object(at: settings, of: reordered.0.0), reordered.1.1.object(at: otherSettings, of: reordered.1.0))
+    }
+
     /// An archive with fewer `$top` keys than the threshold (by default, a small one) is read
     /// whole; from the threshold on, its saved objects' states are left on the tape.
     func testOnlySmallArchivesAreReadWhole() throws {

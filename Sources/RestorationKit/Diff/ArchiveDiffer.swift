@@ -85,6 +85,12 @@ public struct ArchiveDiffer: Sendable {
                     changes.append(ArchiveChange(.removed, identifierPath: path.rawValue, path: [], summary: "object removed"))
                     continue
                 }
+                // Identical on the tapes, states and views are equal: only the class can differ,
+                // and the objects need not be made.
+                if let deferred, deferred.a.hasIdenticalEntry(at: index, as: newIndex, in: deferred.b) {
+                    object(a.objects[index], b.objects[newIndex], into: &changes)
+                    continue
+                }
                 let old = deferred?.a.object(at: index, of: a) ?? a.objects[index]
                 let new = deferred?.b.object(at: newIndex, of: b) ?? b.objects[newIndex]
                 object(old, new, into: &changes)

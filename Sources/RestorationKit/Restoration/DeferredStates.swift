@@ -73,6 +73,14 @@ package struct DeferredStates: Sendable {
         index < entries.count && entries[index] != nil
     }
 
+    /// Whether the object at `index` and the one at `otherIndex` of `other` both have their
+    /// states on their tapes, identical there (see `ArchiveTape.isIdentical`): their states and
+    /// views are then equal.
+    func hasIdenticalEntry(at index: Int, as otherIndex: Int, in other: DeferredStates) -> Bool {
+        guard defers(index), other.defers(otherIndex), let node = entries[index], let otherNode = other.entries[otherIndex] else { return false }
+        return tape.isIdentical(node, to: otherNode, in: other.tape)
+    }
+
     /// The object at `index` of `archive` (the archive read with these states, or restricted
     /// with them), whole.
     func object(at index: Int, of archive: RestorationArchive) -> RestorationObject {
