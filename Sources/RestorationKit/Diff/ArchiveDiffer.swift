@@ -79,6 +79,7 @@ public struct ArchiveDiffer: Sendable {
             oldPaths = Set(a.objects.map(\.identifierPath))
         }) { range in
             var changes: [ArchiveChange] = []
+            var strings = RepeatedStrings()
             for index in range {
                 let path = a.objects[index].identifierPath
                 guard let newIndex = newObjects[path] else {
@@ -91,8 +92,8 @@ public struct ArchiveDiffer: Sendable {
                     object(a.objects[index], b.objects[newIndex], into: &changes)
                     continue
                 }
-                let old = deferred?.a.object(at: index, of: a) ?? a.objects[index]
-                let new = deferred?.b.object(at: newIndex, of: b) ?? b.objects[newIndex]
+                let old = deferred?.a.object(at: index, of: a, sharing: &strings) ?? a.objects[index]
+                let new = deferred?.b.object(at: newIndex, of: b, sharing: &strings) ?? b.objects[newIndex]
                 object(old, new, into: &changes)
             }
             return changes

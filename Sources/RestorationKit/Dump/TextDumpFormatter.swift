@@ -101,8 +101,9 @@ package struct TextDumpFormatter: Sendable {
         classMap(archive, into: &out)
         identifierPaths(archive, into: &out)
         guard inParts, !out.isFull else {
+            var strings = RepeatedStrings()
             for index in archive.objects.indices where !out.isFull {
-                object(at: index, of: archive, deferred: deferred, into: &out)
+                object(at: index, of: archive, deferred: deferred, sharing: &strings, into: &out)
             }
             appState(archive, into: &out)
             return [out]
@@ -124,15 +125,16 @@ package struct TextDumpFormatter: Sendable {
         let budget = SharedTextBudget(limit: outputLimit, spent: spent)
         return DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize(deferred)) { range in
             var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
+            var strings = RepeatedStrings()
             for index in range where !out.isFull {
-                object(at: index, of: archive, deferred: deferred, into: &out)
+                object(at: index, of: archive, deferred: deferred, sharing: &strings, into: &out)
             }
             return out
         }
     }
 
-    private func object(at index: Int, of archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
-        object(deferred?.object(at: index, of: archive) ?? archive.objects[index], into: &out)
+    private func object(at index: Int, of archive: RestorationArchive, deferred: DeferredStates?, sharing strings: inout RepeatedStrings, into out: inout TextOutput) {
+        object(deferred?.object(at: index, of: archive, sharing: &strings) ?? archive.objects[index], into: &out)
     }
 
     private func appState(_ archive: RestorationArchive, into out: inout TextOutput) {

@@ -84,9 +84,16 @@ package struct DeferredStates: Sendable {
     /// The object at `index` of `archive` (the archive read with these states, or restricted
     /// with them), whole.
     func object(at index: Int, of archive: RestorationArchive) -> RestorationObject {
+        var strings = RepeatedStrings()
+        return object(at: index, of: archive, sharing: &strings)
+    }
+
+    /// The same, its repeated strings (keys, class names) shared with the objects made before
+    /// through `strings`: a reader that makes many objects on one thread keeps one.
+    func object(at index: Int, of archive: RestorationArchive, sharing strings: inout RepeatedStrings) -> RestorationObject {
         let object = archive.objects[index]
         guard index < entries.count, let node = entries[index] else { return object }
-        var whole = RestorationArchive.object(path: object.identifierPath, entry: tape.value(node))
+        var whole = RestorationArchive.object(path: object.identifierPath, entry: tape.value(node, sharing: &strings))
         whole.restorationClass = object.restorationClass
         return whole
     }

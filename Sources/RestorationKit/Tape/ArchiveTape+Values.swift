@@ -38,6 +38,12 @@ extension ArchiveTape {
         return value(node, &strings)
     }
 
+    /// The value of `node`, its repeated strings shared with the values made before through
+    /// `strings` (one per thread: see `RepeatedStrings`).
+    func value(_ node: TapeNode, sharing strings: inout RepeatedStrings) -> ArchiveValue {
+        value(node, &strings)
+    }
+
     private func archive(_ node: TapeNode, _ strings: inout RepeatedStrings) -> KeyedArchive {
         KeyedArchive(top: fields(node, &strings), version: .integer(KeyedArchive.archiverVersion))
     }

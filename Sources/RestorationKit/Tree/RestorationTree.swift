@@ -61,8 +61,9 @@ public struct RestorationTree: Sendable {
         let parts = DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
             known = ExactTextSet(objects.lazy.map(\.identifierPath.rawValue))
         }) { range in
-            range.map { index -> (parent: String?, summary: StateSummary) in
-                let object = deferred?.object(at: index, of: archive) ?? objects[index]
+            var strings = RepeatedStrings()
+            return range.map { index -> (parent: String?, summary: StateSummary) in
+                let object = deferred?.object(at: index, of: archive, sharing: &strings) ?? objects[index]
                 var summary = StateSummary(views: object.views.map(\.identifierPath))
                 if case .reference(let target)? = object.state?[RestorationKeys.presentedViewController] { summary.presented = target }
                 if case .reference(let target)? = object.state?[RestorationKeys.tabBarSelectedViewController] { summary.selected = target }

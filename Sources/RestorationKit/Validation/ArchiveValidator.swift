@@ -27,8 +27,9 @@ public struct ArchiveValidator: Sendable {
             // every object's path findings before the reference findings.
             let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize) { range in
                 var part = ObjectFindings()
+                var strings = RepeatedStrings()
                 for index in range {
-                    let object = deferred?.object(at: index, of: archive) ?? archive.objects[index]
+                    let object = deferred?.object(at: index, of: archive, sharing: &strings) ?? archive.objects[index]
                     part.paths += PathRules.check(object, context)
                     part.references += ReferenceRules.check(object, context)
                     for view in object.views { part.viewPaths.append(view.identifierPath.rawValue) }
