@@ -172,16 +172,24 @@ final class ArchiveValidatorTests: XCTestCase {
         ])
     }
 
-    /// `tree` asks for the dangling references alone; they are exactly `validate`'s, in order,
-    /// for every fixture that is a restoration archive.
-    func testDanglingReferencesAloneAreValidatesOwn() throws {
+    /// `tree` draws the dangling references: exactly `validate`'s, each object's in order and the
+    /// objects in save order, then the app's, for every fixture that is a restoration archive.
+    func testTreeDrawsValidatesDanglingReferences() throws {
         let names = try FileManager.default.subpathsOfDirectory(atPath: FixtureFiles.root + "/Fixtures").filter { $0.hasSuffix(".data") || $0.hasSuffix(".xml") }
         var compared = 0
         for name in names.sorted() {
             guard let archive = try? FixtureFiles.archive(name), archive.isRestorationArchive else { continue }
-            let all = ArchiveValidator().validate(archive).filter { $0.rule == .danglingReference }
-            XCTAssertEqual(ArchiveValidator().danglingReferences(archive), all, name)
-            compared += all.count
+            let expected = ArchiveValidator().validate(archive).filter { $0.rule == .danglingReference }.map { "\($0.key ?? "") → \($0.target ?? "")" }
+            let tree = RestorationTree(archive)
+            var drawnByPath: [IdentifierPath: [(key: String, target: String)]] = [:]
+            func visit(_ node: RestorationTree.Node) {
+                drawnByPath[node.identifierPath] = node.dangling
+                node.children.forEach(visit)
+            }
+            tree.roots.forEach(visit)
+            let drawn = archive.objects.flatMap { drawnByPath[$0.identifierPath] ?? [] } + tree.appDangling
+            XCTAssertEqual(drawn.map { "\($0.key) → \($0.target)" }, expected, name)
+            compared += expected.count
         }
         XCTAssertGreaterThanOrEqual(compared, 2, "validate/dangling-reference.data holds two")
     }
@@ -209,13 +217,12 @@ final class ArchiveValidatorTests: XCTestCase {
         let diagnostics = ArchiveValidator().validate(large)
         let context = ValidationContext(large, deferred: nil)
         context.viewPaths = ExactTextSet(large.objects.flatMap { $0.views.map(\.identifierPath.rawValue) })
-        let inOnePiece = MetadataRules.check(large, expectedBundleVersion: nil) + PathRules.check(context)
-            + ReferenceRules.checkObjects(0..<large.objects.count, context) + ReferenceRules.checkApp(context)
+        let inOnePiece = MetadataRules.check(large, expectedBundleVersion: nil)
+            + large.objects.flatMap { PathRules.check($0, context) } + PathRules.checkArchive(context)
+            + large.objects.flatMap { ReferenceRules.check($0, context) } + ReferenceRules.checkApp(context)
         XCTAssertGreaterThan(DeepStack.parts(of: large.objects.count).count, 8)
         XCTAssertGreaterThan(diagnostics.count, 500)
         // Compared as a whole: a failure would print every finding.
         XCTAssertTrue(diagnostics == inOnePiece, "the findings are not in the order the rules give them")
-        // The references the tree draws, in the same order.
-        XCTAssertTrue(ArchiveValidator().danglingReferences(large) == inOnePiece.filter { $0.rule == .danglingReference }, "dangling references out of order")
     }
 }

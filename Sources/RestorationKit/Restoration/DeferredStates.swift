@@ -16,17 +16,22 @@ package struct DeferredStates: Sendable {
     /// Reads the file at `path` (`-` for standard input) as
     /// `RestorationArchive(contentsOf:limits:followingLinks:)` does, but leaves the saved
     /// objects' states on the tape.
-    package static func read(contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
-        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits)
+    package static func read(
+        contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true, minimumKeys: Int = minimumDeferredKeys
+    ) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
+        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits, minimumKeys: minimumKeys)
     }
 
-    /// Reads the files at `paths` at the same time, as `RestorationArchive.read(contentsOf:limits:)`
-    /// does, each with its states left on the tape.
-    package static func read(contentsOf paths: [String], limits: DecodingLimits) -> [Result<(RestorationArchive, DeferredStates), ArchiveError>] {
+    /// Reads the files at `paths` at the same time, each as `read(contentsOf:limits:…)` does (what
+    /// `RestorationArchive.read(contentsOf:limits:)` describes): results in the order of `paths`,
+    /// a file that cannot be read an error in its place.
+    package static func read(
+        contentsOf paths: [String], limits: DecodingLimits, minimumKeys: Int = minimumDeferredKeys
+    ) -> [Result<(RestorationArchive, DeferredStates), ArchiveError>] {
         var results = [Result<(RestorationArchive, DeferredStates), ArchiveError>?](repeating: nil, count: paths.count)
         results.withUnsafeMutableBufferPointer { results in
             DeepStack.concurrentPerform(count: paths.count, threads: min(paths.count, DeepStack.availableThreads), stackSize: DeepStack.stackSize(for: limits)) { index in
-                results[index] = Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits) }
+                results[index] = Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits, minimumKeys: minimumKeys) }
             }
         }
         return results.map { $0! }

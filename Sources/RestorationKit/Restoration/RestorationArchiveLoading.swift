@@ -20,12 +20,7 @@ extension RestorationArchive {
     /// others' work. The results are in the order of `paths`; a file that cannot be read does not
     /// stop the others.
     public static func read(contentsOf paths: [String], limits: DecodingLimits = .default) -> [Result<RestorationArchive, ArchiveError>] {
-        var results = [Result<RestorationArchive, ArchiveError>?](repeating: nil, count: paths.count)
-        results.withUnsafeMutableBufferPointer { results in
-            DeepStack.concurrentPerform(count: paths.count, threads: min(paths.count, DeepStack.availableThreads), stackSize: DeepStack.stackSize(for: limits)) { index in
-                results[index] = Result { () throws(ArchiveError) in try RestorationArchive(contentsOf: paths[index], limits: limits) }
-            }
-        }
-        return results.map { $0! }
+        // Every archive read whole: no states left on the tape.
+        DeferredStates.read(contentsOf: paths, limits: limits, minimumKeys: .max).map { $0.map(\.0) }
     }
 }

@@ -50,14 +50,6 @@ public struct ArchiveValidator: Sendable {
         var references: [Diagnostic] = []
         var viewPaths: [String] = []
     }
-
-    /// The references to paths under which no object was saved (`dangling-reference`), in the
-    /// order `validate` reports them, without running the other rules: what `tree` draws.
-    func danglingReferences(_ archive: RestorationArchive) -> [Diagnostic] {
-        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
-            ReferenceRules.check(ValidationContext(archive, deferred: nil)).filter { $0.rule == .danglingReference }
-        }
-    }
 }
 
 /// What several rules need to know about an archive, computed once. A class, so that the rules'

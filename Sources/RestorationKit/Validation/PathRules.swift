@@ -7,11 +7,6 @@ enum PathRules {
         "UIStateRestorationViewControllerStoryboard", "UIStateRestorationViewControllerStoryboardIdentifier",
     ])
 
-    /// Every finding: each object's in save order, then the archive's.
-    static func check(_ context: ValidationContext) -> [Diagnostic] {
-        context.archive.objects.flatMap { check($0, context) } + checkArchive(context)
-    }
-
     /// The findings about one saved object (whole: see `DeferredStates`).
     static func check(_ object: RestorationObject, _ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []

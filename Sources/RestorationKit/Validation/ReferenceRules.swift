@@ -1,18 +1,5 @@
 /// References between objects: children lists, proxies, the selected tab, first responders.
 enum ReferenceRules {
-    static func check(_ context: ValidationContext) -> [Diagnostic] {
-        let parts = DeepStack.mapParts(of: context.archive.objects.count, stackSize: DeepStack.stackSize(for: .default)) { range in
-            checkObjects(range, context)
-        }
-        return Array(parts.joined()) + checkApp(context)
-    }
-
-    /// The findings about the saved objects in `range`, in save order: each object's depend on
-    /// that object alone, so parts of the objects are checked apart, on several processors.
-    static func checkObjects(_ range: Range<Int>, _ context: ValidationContext) -> [Diagnostic] {
-        context.archive.objects[range].flatMap { check($0, context) }
-    }
-
     /// The findings about app-level keys (outside every object) and first responders, which
     /// follow the objects'.
     static func checkApp(_ context: ValidationContext) -> [Diagnostic] {
