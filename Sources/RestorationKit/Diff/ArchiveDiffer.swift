@@ -24,7 +24,7 @@ public struct ArchiveDiffer: Sendable {
     package func diff(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?) -> [ArchiveChange] {
         // Comparing values recurses once per nesting level (see `DeepStack`), and so does making
         // a deferred state whole.
-        DeepStack.run(stackSize: DeepStack.stackSize(for: deferred?.a.limits ?? .default)) {
+        DeepStack.run(stackSize: DeferredStates.stackSize(for: deferred?.a)) {
             var changes: [ArchiveChange] = []
             metadata(a, b, into: &changes)
             fields(a.appState, b.appState, object: nil, path: [.key("appState")], into: &changes)
@@ -75,7 +75,7 @@ public struct ArchiveDiffer: Sendable {
         var oldPaths = Set<IdentifierPath>()
         // Each object's changes depend on that object and its namesake alone: parts of the old
         // archive's objects are compared apart, on all processors, and their changes joined in order.
-        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: DeepStack.stackSize(for: deferred?.a.limits ?? .default), first: {
+        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: DeferredStates.stackSize(for: deferred?.a), first: {
             oldPaths = Set(a.objects.map(\.identifierPath))
         }) { range in
             var changes: [ArchiveChange] = []

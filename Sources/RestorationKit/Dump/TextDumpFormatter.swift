@@ -63,7 +63,7 @@ package struct TextDumpFormatter: Sendable {
         _ archive: RestorationArchive, deferred: DeferredStates?, file: String, outputLimit: Int,
         _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Void
     ) -> Bool {
-        let parts = DeepStack.run(stackSize: stackSize(deferred)) {
+        let parts = DeepStack.run(stackSize: DeferredStates.stackSize(for: deferred)) {
             formatOnCurrentStack(archive, deferred: deferred, file: file, outputLimit: outputLimit)
         }
         guard parts.reduce(0, { $0 + $1.count }) <= outputLimit else { return false }
@@ -73,11 +73,6 @@ package struct TextDumpFormatter: Sendable {
 
     /// The text in parts, in order: more than one when the saved objects were written on
     /// several processors.
-    /// Printing recurses once per nesting level, and so does making a deferred state whole.
-    private func stackSize(_ deferred: DeferredStates?) -> Int {
-        DeepStack.stackSize(for: deferred?.limits ?? .default)
-    }
-
     private func formatOnCurrentStack(_ archive: RestorationArchive, deferred: DeferredStates?, file: String, outputLimit: Int) -> [TextOutput] {
         let inParts = archive.isRestorationArchive && writesInParts && DeepStack.parts(of: archive.objects.count).count > 1
         // Room taken at once: about 2 KiB per saved object when the objects are written here (a
@@ -123,7 +118,7 @@ package struct TextDumpFormatter: Sendable {
     /// stop soon after they pass `outputLimit` together.
     private func objects(of archive: RestorationArchive, deferred: DeferredStates?, after spent: Int, outputLimit: Int) -> [TextOutput] {
         let budget = SharedTextBudget(limit: outputLimit, spent: spent)
-        return DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize(deferred)) { range in
+        return DeepStack.mapParts(of: archive.objects.count, stackSize: DeferredStates.stackSize(for: deferred)) { range in
             var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
             var strings = RepeatedStrings()
             for index in range where !out.isFull {

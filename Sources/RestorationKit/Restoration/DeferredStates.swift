@@ -60,17 +60,21 @@ package struct DeferredStates: Sendable {
             pending.streamed = nodes.map { $0?.kind == .archive }
             archive.readObjects(pending, allowsConcurrency: true)
             entries = nodes.map { $0?.kind == .archive ? $0 : nil }
-            // Entries no object reads (a key repeated, an archive nobody listed) are shown
-            // among the other keys: made whole there.
-            for (index, position) in pending.appStatePositions.enumerated() where tape.topNode(at: position).kind == .archive {
-                archive.appState.replaceValue(at: index, with: tape.value(tape.topNode(at: position)))
-            }
-        } else {
-            for position in archive.appState.values.indices where tape.topNode(at: position).kind == .archive {
-                archive.appState.replaceValue(at: position, with: tape.value(tape.topNode(at: position)))
-            }
+        }
+        // Entries no object reads (a key repeated, an archive nobody listed, every key of an
+        // archive that is not a restoration archive) are shown among the other keys: made
+        // whole there.
+        let positions = pending?.appStatePositions ?? Array(archive.appState.values.indices)
+        for (index, position) in positions.enumerated() where tape.topNode(at: position).kind == .archive {
+            archive.appState.replaceValue(at: index, with: tape.value(tape.topNode(at: position)))
         }
         return (archive, DeferredStates(tape: tape, limits: limits, entries: entries))
+    }
+
+    /// The stack a reader of an archive read with `deferred` needs: as deep as its values nest
+    /// (making a state whole recurses once per level, as printing and comparing do).
+    static func stackSize(for deferred: DeferredStates?) -> Int {
+        DeepStack.stackSize(for: deferred?.limits ?? .default)
     }
 
     /// Whether the state of the object at `index` is left on the tape.

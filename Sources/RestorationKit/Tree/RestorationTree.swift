@@ -30,7 +30,7 @@ public struct RestorationTree: Sendable {
     /// (`DeferredStates.read`): each object is made whole once, to read what the tree shows of
     /// it, and dropped after.
     package init(_ archive: RestorationArchive, deferred: DeferredStates?) {
-        (roots, appDangling) = DeepStack.run(stackSize: DeepStack.stackSize(for: deferred?.limits ?? .default)) { Self.build(archive, deferred: deferred) }
+        (roots, appDangling) = DeepStack.run(stackSize: DeferredStates.stackSize(for: deferred)) { Self.build(archive, deferred: deferred) }
     }
 
     /// A tree as given (for tests of the formatters).
@@ -52,7 +52,7 @@ public struct RestorationTree: Sendable {
 
     private static func build(_ archive: RestorationArchive, deferred: DeferredStates?) -> ([Node], [(key: String, target: String)]) {
         let objects = archive.objects
-        let stackSize = DeepStack.stackSize(for: deferred?.limits ?? .default)
+        let stackSize = DeferredStates.stackSize(for: deferred)
         let context = ValidationContext(archive, deferred: deferred)
         // Each object's parent path and label (parsing every path is the costly part) and what
         // the tree shows of its state, in parts on all processors, each object made whole once;

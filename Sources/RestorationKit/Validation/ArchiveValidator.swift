@@ -18,7 +18,7 @@ public struct ArchiveValidator: Sendable {
     package func validate(_ archive: RestorationArchive, deferred: DeferredStates?) -> [Diagnostic] {
         // Walking values recurses once per nesting level (see `DeepStack`), and so does making a
         // deferred state whole.
-        let stackSize = DeepStack.stackSize(for: deferred?.limits ?? .default)
+        let stackSize = DeferredStates.stackSize(for: deferred)
         return DeepStack.run(stackSize: stackSize) {
             let context = ValidationContext(archive, deferred: deferred)
             var diagnostics = MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion)
