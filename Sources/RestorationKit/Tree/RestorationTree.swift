@@ -39,8 +39,9 @@ public struct RestorationTree: Sendable {
         self.appDangling = appDangling
     }
 
-    /// What the tree shows of one object's state.
+    /// What the tree shows of one object: its parent's path and, from its state, the rest.
     private struct StateSummary {
+        var parent: String?
         var views: [IdentifierPath] = []
         /// The paths its `kPresentedViewControllerKey` and `kTabBarSelectedViewControllerKey` name.
         var presented: String?
@@ -58,47 +59,48 @@ public struct RestorationTree: Sendable {
         // the tree shows of its state, in parts on all processors, each object made whole once;
         // the calling thread makes the set of saved paths meanwhile.
         var known = ExactTextSet()
-        let parts = DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
+        let summaries = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
             known = ExactTextSet(objects.lazy.map(\.identifierPath.rawValue))
         }) { range in
             var strings = RepeatedStrings()
-            return range.map { index -> (parent: String?, summary: StateSummary) in
+            return range.map { index -> StateSummary in
                 let object = deferred?.object(at: index, of: archive, sharing: &strings) ?? objects[index]
-                var summary = StateSummary(views: object.views.map(\.identifierPath))
+                var summary = StateSummary(parent: object.identifierPath.parent?.rawValue, views: object.views.map(\.identifierPath))
                 if case .reference(let target)? = object.state?[RestorationKeys.presentedViewController] { summary.presented = target }
                 if case .reference(let target)? = object.state?[RestorationKeys.tabBarSelectedViewController] { summary.selected = target }
                 for diagnostic in ReferenceRules.check(object, context) where diagnostic.rule == .danglingReference {
                     guard let target = diagnostic.target else { continue }
                     summary.dangling.append((diagnostic.identifierPath ?? "", diagnostic.key ?? "", target))
                 }
-                return (object.identifierPath.parent?.rawValue, summary)
+                return summary
             }
-        }.joined()
-        let parents = parts.map(\.parent)
-        let summaries = parts.map(\.summary)
+        }.joined())
         var childrenOf: [ExactText: [Int]] = [:]
         var rootIndices: [Int] = []
         for index in objects.indices {
-            if let parent = parents[index], known.contains(parent) {
+            if let parent = summaries[index].parent, known.contains(parent) {
                 childrenOf[ExactText(parent), default: []].append(index)
             } else {
                 rootIndices.append(index)
             }
         }
         // A node's label depends on its own path and whether it has a parent: made in parts on
-        // all processors, while the calling thread maps views to their objects.
-        var viewOwner: [ExactText: String] = [:]
-        let labels = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
-            viewOwner = Dictionary(objects.indices.flatMap { index in summaries[index].views.map { (ExactText($0.rawValue), objects[index].identifierPath.rawValue) } },
-                                   uniquingKeysWith: { first, _ in first })
-        }) { range in
+        // all processors.
+        let labels = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize) { range in
             range.map { index -> String in
                 let path = objects[index].identifierPath.rawValue
-                guard let parent = parents[index], known.contains(parent) else { return path }
+                guard let parent = summaries[index].parent, known.contains(parent) else { return path }
                 return Self.label(path, belowParentOfLength: parent.utf8.count)
             }
         }.joined())
-        // Dangling references as the validator reports them, attached to the object they are in.
+        // Dangling references as the validator reports them, attached to the object they are in:
+        // one reported under a view's path goes to the object that saved the view (the first, if
+        // two saved one path). Most archives have none, and need no map of the views.
+        var viewOwner: [ExactText: String] = [:]
+        if summaries.contains(where: { !$0.dangling.isEmpty }) {
+            viewOwner = Dictionary(objects.indices.flatMap { index in summaries[index].views.map { (ExactText($0.rawValue), objects[index].identifierPath.rawValue) } },
+                                   uniquingKeysWith: { first, _ in first })
+        }
         var dangling: [ExactText: [(key: String, target: String)]] = [:]
         for summary in summaries {
             for (path, key, target) in summary.dangling {
