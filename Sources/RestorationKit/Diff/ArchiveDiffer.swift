@@ -106,7 +106,7 @@ public struct ArchiveDiffer: Sendable {
 
     private func object(_ a: RestorationObject, _ b: RestorationObject, into changes: inout [ArchiveChange]) {
         let path = a.identifierPath.rawValue
-        if !ignored.contains("restorationClassMap"), !ignored.contains("restorationClass"), !Self.same(a.restorationClass, b.restorationClass) {
+        if !ignored.contains("restorationClassMap"), !ignored.contains("restorationClass"), !a.restorationClass.isExactly(b.restorationClass) {
             let kind: ArchiveChange.Kind = a.restorationClass == nil ? .added : (b.restorationClass == nil ? .removed : .changed)
             changes.append(ArchiveChange(kind, identifierPath: path, path: [.key("restorationClass")],
                 old: a.restorationClass.map { .value(.string($0)) }, new: b.restorationClass.map { .value(.string($0)) },
@@ -142,7 +142,7 @@ public struct ArchiveDiffer: Sendable {
     private func fields(_ a: ArchiveFields, _ b: ArchiveFields, object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
         // The same keys in the same order with equal values, the usual case, differ nowhere:
         // found in one pass, without a union of the keys and a search for each.
-        if a.keys.elementsEqual(b.keys, by: { $0.isExactly($1) }), a.values == b.values { return }
+        if a.keys.isExactly(b.keys), a.values == b.values { return }
         for key in orderedUnion(a.keys, b.keys) where !ignored.contains(key) {
             let keyPath = path + [.key(key)]
             switch (a[key], b[key]) {
@@ -222,14 +222,6 @@ public struct ArchiveDiffer: Sendable {
 
     private func multiset(_ values: [ArchiveValue]) -> [ArchiveValue: Int] {
         values.reduce(into: [:]) { $0[$1, default: 0] += 1 }
-    }
-
-    private static func same(_ a: String?, _ b: String?) -> Bool {
-        switch (a, b) {
-        case (let a?, let b?): a.isExactly(b)
-        case (nil, nil): true
-        default: false
-        }
     }
 
     private func orderedUnion(_ a: [String], _ b: [String]) -> [String] {

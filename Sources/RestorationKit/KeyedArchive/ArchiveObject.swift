@@ -18,13 +18,7 @@ public struct ArchiveObject: Hashable, Sendable {
 
     /// Whether both have the same class description, its names compared by bytes (see `ExactText`).
     func hasSameClass(as other: Self) -> Bool {
-        func same(_ lhs: [String], _ rhs: [String]) -> Bool { lhs.elementsEqual(rhs) { $0.isExactly($1) } }
-        guard className.isExactly(other.className), same(classChain, other.classChain) else { return false }
-        switch (classHints, other.classHints) {
-        case (nil, nil): return true
-        case (let lhs?, let rhs?): return same(lhs, rhs)
-        default: return false
-        }
+        className.isExactly(other.className) && classChain.isExactly(other.classChain) && classHints.isExactly(other.classHints)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

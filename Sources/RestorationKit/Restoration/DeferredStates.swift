@@ -77,16 +77,21 @@ package struct DeferredStates: Sendable {
         DeepStack.stackSize(for: deferred?.limits ?? .default)
     }
 
+    /// The node of the object at `index`'s entry, when its state is left on the tape.
+    private func entry(at index: Int) -> TapeNode? {
+        index < entries.count ? entries[index] : nil
+    }
+
     /// Whether the state of the object at `index` is left on the tape.
     func defers(_ index: Int) -> Bool {
-        index < entries.count && entries[index] != nil
+        entry(at: index) != nil
     }
 
     /// Whether the object at `index` and the one at `otherIndex` of `other` both have their
     /// states on their tapes, identical there (see `ArchiveTape.isIdentical`): their states and
     /// views are then equal.
     func hasIdenticalEntry(at index: Int, as otherIndex: Int, in other: DeferredStates) -> Bool {
-        guard defers(index), other.defers(otherIndex), let node = entries[index], let otherNode = other.entries[otherIndex] else { return false }
+        guard let node = entry(at: index), let otherNode = other.entry(at: otherIndex) else { return false }
         return tape.isIdentical(node, to: otherNode, in: other.tape)
     }
 
@@ -101,7 +106,7 @@ package struct DeferredStates: Sendable {
     /// through `strings`: a reader that makes many objects on one thread keeps one.
     func object(at index: Int, of archive: RestorationArchive, sharing strings: inout RepeatedStrings) -> RestorationObject {
         let object = archive.objects[index]
-        guard index < entries.count, let node = entries[index] else { return object }
+        guard let node = entry(at: index) else { return object }
         var whole = RestorationArchive.object(path: object.identifierPath, entry: tape.value(node, sharing: &strings))
         whole.restorationClass = object.restorationClass
         return whole

@@ -70,6 +70,35 @@ extension Sequence<String> {
     }
 }
 
+extension Array<String> {
+    /// Whether both hold the same strings in the same order, byte for byte.
+    func isExactly(_ other: [String]) -> Bool {
+        count == other.count && elementsEqual(other) { $0.isExactly($1) }
+    }
+}
+
+extension Optional<String> {
+    /// Whether both are nil, or the same string byte for byte.
+    func isExactly(_ other: String?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): true
+        case (let lhs?, let rhs?): lhs.isExactly(rhs)
+        default: false
+        }
+    }
+}
+
+extension Optional<[String]> {
+    /// Whether both are nil, or the same strings in the same order byte for byte.
+    func isExactly(_ other: [String]?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): true
+        case (let lhs?, let rhs?): lhs.isExactly(rhs)
+        default: false
+        }
+    }
+}
+
 /// A set of strings compared by bytes (see `ExactText`).
 struct ExactTextSet: Equatable, Sendable {
     private var members: Set<ExactText>

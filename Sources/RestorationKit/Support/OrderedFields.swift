@@ -119,7 +119,7 @@ extension OrderedFields: Hashable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys.elementsEqual(rhs.keys, by: { $0.isExactly($1) }) { return lhs.values == rhs.values }
+        if lhs.keys.isExactly(rhs.keys) { return lhs.values == rhs.values }
         // Another order: compare the pairs as multisets, so repeated keys in a damaged file
         // still leave every value equal to itself.
         var remaining = [Pair: Int]()

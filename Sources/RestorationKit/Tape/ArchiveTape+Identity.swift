@@ -37,10 +37,7 @@ extension ArchiveTape {
             return hasIdenticalChildren(node, otherNode, in: other, count: 2)
         case .object:
             let (own, others) = (classes[node.classIndex], other.classes[otherNode.classIndex])
-            func same(_ lhs: [String], _ rhs: [String]) -> Bool { lhs.elementsEqual(rhs) { $0.isExactly($1) } }
-            guard own.name.isExactly(others.name), same(own.chain, others.chain),
-                  (own.hints == nil) == (others.hints == nil), same(own.hints ?? [], others.hints ?? [])
-            else { return false }
+            guard own.name.isExactly(others.name), own.chain.isExactly(others.chain), own.hints.isExactly(others.hints) else { return false }
             return hasIdenticalChildren(node, otherNode, in: other, count: 2 * node.memberCount)
         }
     }
