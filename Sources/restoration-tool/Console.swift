@@ -93,9 +93,7 @@ enum Console {
         _ documents: [Document], asArray: Bool, compact: Bool, file: String, limit: Int, into text: GatheredText
     ) -> Bool {
         do {
-            try JSONOutput.write(documents, asArray: asArray, limit: limit, compact: compact, gathering: { pieces in
-                for piece in pieces { text.append(piece) }
-            })
+            try JSONOutput.write(documents, asArray: asArray, limit: limit, compact: compact, to: text.append)
         } catch is JSONOutput.LimitExceeded {
             outputTooLarge(file: file, limit: limit)
             return false

@@ -1,14 +1,13 @@
 import RestorationKit
 
 /// Text gathered before any of it is written (a document goes out whole or not at all): pieces
-/// that last as long as the documents (text rendered ahead) are kept where they are, the rest
-/// is copied into blocks of at least `blockSize` bytes, each byte once (not again whenever one
-/// array outgrows its capacity); it all goes out with `writev(2)`.
-///
-/// The documents whose text is gathered must outlive the writing.
+/// with an owner are kept where they are, with their owner; the rest is copied into blocks of
+/// at least `blockSize` bytes, each byte once (not again whenever one array outgrows its
+/// capacity); it all goes out with `writev(2)`.
 final class GatheredText {
-    /// The text in order: lasting pieces, and the used part of each block.
+    /// The text in order: kept pieces, and the used part of each block.
     private var pieces: [UnsafeRawBufferPointer] = []
+    private var owners: [AnyObject] = []
     /// The blocks this owns, and where the last one's free room starts.
     private var blocks: [UnsafeMutableRawBufferPointer] = []
     private var used = 0
@@ -23,10 +22,11 @@ final class GatheredText {
     }
 
     func append(_ piece: JSONOutput.Piece) {
-        guard piece.lasts else { return append(piece.bytes) }
+        guard let owner = piece.owner else { return append(piece.bytes) }
         guard !piece.bytes.isEmpty else { return }
         count += piece.bytes.count
         pieces.append(piece.bytes)
+        owners.append(owner)
         lastPieceIsCopied = false
     }
 

@@ -1,10 +1,10 @@
 // libFuzzer target for the whole decode path: property-list reader → keyed-archive decoder (its
 // tape checked node by node) →
-// restoration model → text dump → JSON dump (and dump --json's streaming road, which must give
-// the same text) → validate (text and JSON) → diff against a fixed archive, both ways (text and
-// JSON) → tree (text and JSON); text dump, validate, diff and tree of the archive read with its
-// states left on the tape (`DeferredStates`) must be those of the archive read whole. Built by Tests/Fuzz/run together with the library's sources (see
-// CONTRIBUTING.md); not part of the package.
+// restoration model → text dump → JSON dump → validate (text and JSON) → diff against a fixed
+// archive, both ways (text and JSON) → tree (text and JSON); text dump, JSON dump (written from
+// the tape's nodes), validate, diff and tree of the archive read with its states left on the
+// tape (`DeferredStates`) must be those of the archive read whole. Built by Tests/Fuzz/run
+// together with the library's sources (see CONTRIBUTING.md); not part of the package.
 
 /// Small limits keep each execution fast; the limits themselves are tested by the hostile
 /// fixtures. They still allow every shape the fixtures have.
@@ -27,17 +27,11 @@ public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 }
 
 func exercise(_ bytes: [UInt8]) {
-    // dump --json's streaming road must give the decoded archive's text, or fail as it does.
-    func streamedText(minimumAheadBytes: Int) -> String?? {
-        DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
-            (try? DumpDocument(bytes: bytes[...], file: "fuzz", limits: fuzzLimits, minimumAheadBytes: minimumAheadBytes))
-                .map { try? JSONOutput.text([$0], asArray: false) }
-        }
+    // dump --json's document with every state written from the tape must give the text of the
+    // values made whole, or fail as reading them does.
+    let fromTape = DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
+        (try? DumpDocument(bytes: bytes[...], file: "fuzz", limits: fuzzLimits, minimumKeys: 0)).map { try? JSONOutput.text([$0], asArray: false) }
     }
-    let streamed = streamedText(minimumAheadBytes: .max)
-    // Entries are rendered ahead in files of 64 KiB and more (see `StreamedDump.read`): here in
-    // none, then in all.
-    precondition(streamedText(minimumAheadBytes: 0) == streamed, "rendering entries ahead changed the streaming road's JSON")
     // The decoder's tape: every node within it, the same whether nested archives are decoded
     // ahead on other threads or in place.
     var sequential = KeyedArchiveDecoder(limits: fuzzLimits)
@@ -53,7 +47,7 @@ func exercise(_ bytes: [UInt8]) {
     }
     let deferredRead = try? DeferredStates.read(bytes: bytes[...], limits: fuzzLimits, minimumKeys: 0)
     guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else {
-        precondition(streamed == nil, "the streaming road read a file the decoder rejects")
+        precondition(fromTape == nil, "the JSON document read a file the decoder rejects")
         precondition(tape == nil, "the tape was made from a file the decoder rejects")
         precondition(deferredRead == nil, "the states were deferred from a file the decoder rejects")
         return
@@ -69,7 +63,7 @@ func exercise(_ bytes: [UInt8]) {
         precondition(deferredText == text, "the text of the deferred states differs")
         let json = try? JSONOutput.text([DumpDocument(file: "fuzz", archive: archive)], asArray: false)
         precondition(json != nil, "a decoded archive could not be written as JSON")
-        precondition(streamed == .some(json), "the streaming road's JSON differs from the decoded archive's")
+        precondition(fromTape == .some(json), "the JSON written from the tape differs from the values'")
         let report = ValidationReport(file: "fuzz", diagnostics: ArchiveValidator(expectedBundleVersion: "1").validate(archive))
         precondition(ArchiveValidator(expectedBundleVersion: "1").validate(deferredArchive, deferred: deferred) == report.diagnostics, "validating the deferred states found otherwise")
         precondition(report.isValid == (report.errors == 0), "validity disagrees with the error count")

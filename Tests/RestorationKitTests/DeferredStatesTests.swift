@@ -6,21 +6,6 @@ import XCTest
 /// at a time (`DeferredStates`): their archive, text, findings, trees and changes must be those
 /// of the archive read whole.
 final class DeferredStatesTests: XCTestCase {
-    /// Every fixture, hostile ones and the fuzzers' regressions included.
-    private func inputs() throws -> [(name: String, bytes: [UInt8])] {
-        let root = FixtureFiles.root
-        var names: [String] = []
-        for folder in ["Fixtures", "Tests/Fuzz/regressions"] {
-            let found = FileManager.default.enumerator(atPath: root + "/" + folder)?.compactMap { $0 as? String } ?? []
-            names += found.filter { !$0.hasSuffix(".md") && !$0.hasSuffix(".py") }.map { folder + "/" + $0 }
-        }
-        return try names.sorted().compactMap { name in
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
-            return (name, try InputFile.read(root + "/" + name))
-        }
-    }
-
     /// The text, or nil past `limit` (by default 4 MiB: the amplification fixtures print hundreds
     /// of megabytes, and both ways must refuse them alike).
     private func text(_ archive: RestorationArchive, _ deferred: DeferredStates?, inParts: Bool, limit: Int = 1 << 22) -> [UInt8]? {
@@ -34,7 +19,7 @@ final class DeferredStatesTests: XCTestCase {
     }
 
     func testEveryInputReadsAndPrintsAsWhole() throws {
-        let inputs = try inputs()
+        let inputs = try FixtureFiles.everyInput()
         XCTAssertGreaterThan(inputs.count, 80)
         var deferredObjects = 0
         for (name, bytes) in inputs {

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import RestorationKit
 
@@ -19,6 +20,38 @@ enum FixtureFiles {
 
     static func archive(_ name: String, limits: DecodingLimits = .default) throws -> RestorationArchive {
         try RestorationArchive(contentsOf: path(name), limits: limits)
+    }
+
+    /// Every fixture, hostile ones and the fuzzers' regressions included, by path from the
+    /// repository's root.
+    static func everyInput() throws -> [(name: String, bytes: [UInt8])] {
+        var names: [String] = []
+        for folder in ["Fixtures", "Tests/Fuzz/regressions"] {
+            let found = FileManager.default.enumerator(atPath: root + "/" + folder)?.compactMap { $0 as? String } ?? []
+            names += found.filter { !$0.hasSuffix(".md") && !$0.hasSuffix(".py") }.map { folder + "/" + $0 }
+        }
+        return try names.sorted().compactMap { name in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+            return (name, try InputFile.read(root + "/" + name))
+        }
+    }
+
+    /// The bytes the Python expression `expression` gives, with the fixture generator imported as
+    /// `g` (`Fixtures/generate.py`, which writes archives with `plistlib`): shapes no fixture
+    /// has, made for one test.
+    static func generated(_ expression: String) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sys; sys.path.insert(0, sys.argv[1]); import generate as g; sys.stdout.buffer.write(\(expression))", root + "/Fixtures"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        if process.terminationStatus == 127 { throw XCTSkip("python3 is not installed") }
+        XCTAssertEqual(process.terminationStatus, 0, expression)
+        return bytes
     }
 
     /// Every fixture that is a well-formed binary property list.

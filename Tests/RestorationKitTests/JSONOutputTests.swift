@@ -24,8 +24,8 @@ final class JSONOutputTests: XCTestCase {
         var pieces: [Int] = []
         var bytes: [UInt8] = []
         try JSONOutput.write([Document(value: value)], asArray: false) { piece in
-            pieces.append(piece.count)
-            bytes.append(contentsOf: piece)
+            pieces.append(piece.bytes.count)
+            bytes.append(contentsOf: piece.bytes)
         }
         XCTAssertGreaterThan(pieces.count, 2, "more than \(JSONTextWriter.chunkSize) bytes come in several pieces")
         XCTAssertTrue(pieces.dropLast().allSatisfy { $0 >= JSONTextWriter.chunkSize && $0 < JSONTextWriter.chunkSize + 4096 })
@@ -76,7 +76,7 @@ final class JSONOutputTests: XCTestCase {
         let node = JSONNode.object([("objects", .array(elements)), ("count", .number("1100"))])
         func text(allowsConcurrency: Bool) -> String {
             var bytes: [UInt8] = []
-            JSONTextWriter.write(node, allowsConcurrency: allowsConcurrency) { for piece in $0 { bytes.append(contentsOf: piece.bytes) } }
+            JSONTextWriter.write(node, allowsConcurrency: allowsConcurrency) { bytes.append(contentsOf: $0.bytes) }
             return String(decoding: bytes, as: UTF8.self)
         }
         let sequential = text(allowsConcurrency: false)

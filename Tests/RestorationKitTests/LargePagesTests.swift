@@ -14,20 +14,6 @@ final class LargePagesTests: XCTestCase {
         }
     }
 
-    func testTextsKeptInLargeBlocksStayPut() {
-        var blocks = TextBlocks()
-        var kept: [(RenderedText, UInt8)] = []
-        // Past the small blocks into large ones, and one text larger than a block.
-        for (index, size) in [1000, 70_000, 900_000, 2 << 20, 3 << 20, 1000, 500_000].enumerated() {
-            let text = [UInt8](repeating: UInt8(index + 1), count: size)
-            kept.append((text.withUnsafeBytes { blocks.keep($0) }, UInt8(index + 1)))
-        }
-        for (text, byte) in kept {
-            XCTAssertTrue(text.bytes.allSatisfy { $0 == byte }, "text \(byte)")
-        }
-        XCTAssertEqual(kept.map(\.0.count), [1000, 70_000, 900_000, 2 << 20, 3 << 20, 1000, 500_000])
-    }
-
     func testAdvisingAnyRangeIsHarmless() {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 5 << 20, alignment: 16)
         defer { memory.deallocate() }

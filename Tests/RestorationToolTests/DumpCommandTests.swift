@@ -23,24 +23,47 @@ final class DumpCommandTests: XCTestCase {
     }
 
     /// Documents go out whole and as the library writes them: the tool gathers the text before
-    /// writing any of it, keeping the objects rendered ahead where they are, between copied text
-    /// (one document: many-objects.data's), and copying the rest in blocks, a piece longer than
-    /// a block in a block of its own (tens of megabytes; in an array, rendered objects are
-    /// indented again, so copied too).
+    /// writing any of it, keeping the runs of objects written on other processors where they
+    /// are, between copied text (a generated archive of 300 objects, whose states the document
+    /// writes from the decoder's tape), and copying the rest in blocks, a piece longer than a
+    /// block in a block of its own (tens of megabytes).
     func testDocumentsAreWrittenAsTheLibraryRendersThem() throws {
-        let many = "Fixtures/many-objects.data", shared = "Fixtures/amplification/diff-shared-a.data"
-        for files in [[many], [shared, many, shared]] {
+        let large = try Self.generatedArchive(objects: 300)
+        defer { try? FileManager.default.removeItem(atPath: large) }
+        let shared = "Fixtures/amplification/diff-shared-a.data"
+        for files in [[large], [shared, large, shared]] {
             let run = try ToolRunner.run(["dump", "--json", "--max-output-size", "200000000"] + files)
             XCTAssertEqual(run.status, 0, run.stderr)
             let documents = try files.map { file in
-                try DumpDocument(contentsOf: ToolRunner.packageRoot + "/" + file, file: file)
+                try DumpDocument(contentsOf: file.hasPrefix("/") ? file : ToolRunner.packageRoot + "/" + file, file: file)
             }
-            XCTAssertGreaterThan(documents[files.count / 2].streamedObjectCount, 0, "objects rendered ahead")
             let expected = try JSONOutput.text(documents, asArray: files.count > 1)
-            XCTAssertGreaterThan(expected.utf8.count, files.count > 1 ? 60 << 20 : 50_000)
+            XCTAssertGreaterThan(expected.utf8.count, files.count > 1 ? 60 << 20 : 300_000)
             XCTAssertEqual(run.stdout.utf8.count, expected.utf8.count)
             XCTAssertTrue(run.stdout == expected, "the tool's text differs from the library's: \(files)")
         }
+        // The states written from the tape are those of the values made whole.
+        let whole = DumpDocument(file: large, archive: try RestorationArchive(contentsOf: large))
+        XCTAssertTrue(try ToolRunner.run(["dump", "--json", large]).stdout == (try JSONOutput.text([whole], asArray: false)))
+    }
+
+    /// A restoration archive of `objects` saved objects written by the fixture generator (the
+    /// benchmark's shape) into a temporary file, whose path this returns.
+    static func generatedArchive(objects: Int) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("generated-\(UUID().uuidString).data").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import random, sys
+            sys.path.insert(0, sys.argv[1])
+            import generate
+            open(sys.argv[2], "wb").write(generate.benchmark_archive(random.Random(1), int(sys.argv[3])))
+            """, ToolRunner.fixture(""), path, String(objects)]
+        try process.run()
+        process.waitUntilExit()
+        if process.terminationStatus == 127 { throw XCTSkip("python3 is not installed") }
+        XCTAssertEqual(process.terminationStatus, 0)
+        return path
     }
 
     func testXMLDumpsLikeItsBinaryTwin() throws {

@@ -5,57 +5,46 @@ package struct DumpDocument: Encodable {
 
     public let file: String
     /// The archive shown. In a document read by `init(contentsOf:…)`, an object whose state
-    /// was rendered straight from the file (see `StreamedDump`) has neither `state` nor `views`
+    /// is left on the decoder's tape (see `DeferredStates`) has neither `state` nor `views`
     /// here: the document's JSON has them.
     public let archive: RestorationArchive
-    /// The streamed objects, one per object of `archive` (nil for one that was decoded), or
-    /// empty when none was streamed.
-    let streamed: [StreamedObject?]
+    /// The states left on the tape, for a document read by `init(contentsOf:…)`.
+    let deferred: DeferredStates?
 
     public init(file: String, archive: RestorationArchive) {
-        self.init(file: file, archive: archive, streamed: [])
+        self.init(file: file, archive: archive, deferred: nil)
     }
 
-    init(file: String, archive: RestorationArchive, streamed: [StreamedObject?]) {
-        precondition(streamed.isEmpty || streamed.count == archive.objects.count, "streamed objects do not match the archive's")
+    init(file: String, archive: RestorationArchive, deferred: DeferredStates?) {
         self.file = file
         self.archive = archive
-        self.streamed = streamed
+        self.deferred = deferred
     }
 
     /// Reads the file at `path` (`-` for standard input), named `file` in the document, for
-    /// `dump --json`: as `RestorationArchive(contentsOf:limits:interpret:)` reads it, but a
-    /// plain archive's objects are rendered straight from the bytes, which is several times
-    /// faster on a large archive. The JSON is the same either way.
+    /// `dump --json`: as `RestorationArchive(contentsOf:limits:interpret:)` reads it, but each
+    /// saved object's state stays on the decoder's tape and is written from there. The JSON is
+    /// the same either way.
     public init(contentsOf path: String, file: String, limits: DecodingLimits = .default, interpret: Bool = true) throws(ArchiveError) {
         let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
         try self.init(bytes: bytes[...], file: file, limits: limits, interpret: interpret)
     }
 
     /// The document of a file already read (see `init(contentsOf:file:limits:interpret:)`);
-    /// `allowsConcurrency` and `minimumAheadBytes` as `StreamedDump.read` takes them.
-    init(
-        bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true, allowsConcurrency: Bool = true,
-        minimumAheadBytes: Int = 64 * 1024
-    ) throws(ArchiveError) {
-        if let (archive, streamed) = StreamedDump.read(
-            bytes, limits: limits, interpret: interpret, allowsConcurrency: allowsConcurrency, minimumAheadBytes: minimumAheadBytes) {
-            self.init(file: file, archive: archive, streamed: streamed)
+    /// `minimumKeys` as `DeferredStates.read` takes it.
+    init(bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true, minimumKeys: Int = DeferredStates.minimumDeferredKeys) throws(ArchiveError) {
+        if interpret {
+            let (archive, deferred) = try DeferredStates.read(bytes: bytes, limits: limits, minimumKeys: minimumKeys)
+            self.init(file: file, archive: archive, deferred: deferred)
         } else {
-            self.init(file: file, archive: try RestorationArchive(bytes: bytes, limits: limits, interpret: interpret))
+            self.init(file: file, archive: try RestorationArchive(bytes: bytes, limits: limits, interpret: false))
         }
-    }
-
-    /// How many objects were rendered straight from the file.
-    package var streamedObjectCount: Int {
-        streamed.lazy.filter { $0 != nil }.count
     }
 
     /// The same document with only the objects at or below `prefix` (see
     /// `RestorationArchive.restricted(to:)`).
     public func restricted(to prefix: IdentifierPath) -> DumpDocument {
-        let kept = streamed.indices.filter { archive.objects[$0].identifierPath.hasPrefix(prefix) }
-        return DumpDocument(file: file, archive: archive.restricted(to: prefix), streamed: kept.map { streamed[$0] })
+        DumpDocument(file: file, archive: archive.restricted(to: prefix), deferred: deferred?.restricted(to: prefix, in: archive))
     }
 
     private enum Key: String, CodingKey {
@@ -75,7 +64,7 @@ package struct DumpDocument: Encodable {
         try container.encode(archive.userInterfaceIdiom.map(Idiom.init), forKey: .userInterfaceIdiom)
         try container.encode(ClassMap(map: archive.restorationClassMap), forKey: .restorationClassMap)
         try container.encode(PathList(paths: archive.identifierPaths), forKey: .identifierPaths)
-        try container.encode(ObjectList(objects: archive.objects, streamed: streamed), forKey: .objects)
+        try container.encode(ObjectList(objects: archive.objects, deferred: deferred), forKey: .objects)
         try container.encode(JSONFields(archive.appState), forKey: .appState)
         try container.encode(archive.notes, forKey: .notes)
     }
@@ -109,21 +98,15 @@ package struct DumpDocument: Encodable {
     /// The objects, each deferred until written (see `ObjectDocument`).
     private struct ObjectList: Encodable, JSONNodeConvertible {
         let objects: [RestorationObject]
-        let streamed: [StreamedObject?]
+        let deferred: DeferredStates?
 
         func encode(to encoder: any Encoder) throws {
             try jsonNode.encode(to: encoder)
         }
 
         var jsonNode: JSONNode {
-            // Usually every object was rendered ahead: then one node for them all.
-            if !objects.isEmpty, streamed.count == objects.count, streamed.allSatisfy({ $0 != nil }) {
-                return .deferred(.streamedObjects(streamed, objects))
-            }
-            return .array(objects.indices.map { index in
-                guard !streamed.isEmpty, let object = streamed[index] else { return ObjectDocument(objects[index]).jsonNode }
-                return .deferred(.streamedObject(object, objects[index]))
-            })
+            guard let deferred else { return .array(objects.map { ObjectDocument($0).jsonNode }) }
+            return .deferred(.savedObjects(deferred, objects))
         }
     }
 
@@ -185,20 +168,32 @@ struct ObjectDocument: Encodable, JSONNodeConvertible {
         .deferred(.restorationObject(object))
     }
 
-    static func node(_ object: RestorationObject) -> JSONNode {
-        func string(_ text: String?) -> JSONNode { text.map { .string($0) } ?? .null }
-        var members: [(key: String, value: JSONNode)] = [
-            ("identifierPath", .string(object.identifierPath.rawValue)),
-            ("components", .array(object.identifierPath.rawComponents.map { .string($0) })),
-            ("restorationClass", string(object.restorationClass)),
-            ("restorationClassDemangled", string(object.restorationClass.flatMap(SwiftDemangler.demangle))),
-            ("state", object.state.map { .deferred(.fields($0)) } ?? .null),
-            ("views", .object(object.views.map { ($0.identifierPath.rawValue, .deferred(.fields($0.state))) })),
-            ("stateProblem", string(object.stateProblem)),
-        ]
-        if let entry = object.undecodedEntry {
-            members.append(("entry", .deferred(.value(entry))))
+    /// The object's members, in the order the writer sorts them into. `stateAndViews`, when
+    /// given, writes the object's state (or, told `true`, its views) left on a tape, for its
+    /// `state` and `views`.
+    static func write<Sink: JSONSink>(_ object: RestorationObject, to sink: inout Sink, stateAndViews: ((inout Sink, _ views: Bool) -> Void)? = nil) {
+        let entry = object.undecodedEntry
+        sink.writeObject(keys: entry == nil ? keys : keys + ["entry"]) { sink, index in
+            switch index {
+            case 0: sink.writeComponents(of: object.identifierPath)
+            case 1: sink.writeString(object.identifierPath.rawValue)
+            case 2: sink.writeString(object.restorationClass)
+            case 3: sink.writeString(object.restorationClass.flatMap(SwiftDemangler.demangle))
+            case 4:
+                if let stateAndViews { stateAndViews(&sink, false) } else if let state = object.state { JSONFields.write(state, to: &sink) } else { sink.writeNull() }
+            case 5: sink.writeString(object.stateProblem)
+            case 6:
+                if let stateAndViews { stateAndViews(&sink, true) } else { writeViews(object.views, to: &sink) }
+            default: JSONArchiveValue.write(entry!, to: &sink)
+            }
         }
-        return .object(members)
+    }
+
+    /// The members of every object, in order.
+    private static let keys = ["components", "identifierPath", "restorationClass", "restorationClassDemangled", "state", "stateProblem", "views"]
+
+    /// Views by path.
+    static func writeViews<Sink: JSONSink>(_ views: [RestorationView], to sink: inout Sink) {
+        sink.writeObject(keys: views.map(\.identifierPath.rawValue)) { sink, index in JSONFields.write(views[index].state, to: &sink) }
     }
 }

@@ -18,13 +18,6 @@ extension JSONNode {
         return false
     }
 
-    /// Whether the node is text rendered ahead, which needs no work to write.
-    var isRendered: Bool {
-        switch self {
-        case .deferred(.streamedObject), .deferred(.streamedObjects): return true
-        default: return false
-        }
-    }
 }
 
 /// Archive content that is encoded only when it is written, straight into the sink.
@@ -32,12 +25,9 @@ enum JSONDeferred {
     case value(ArchiveValue)
     case fields(ArchiveFields)
     case restorationObject(RestorationObject)
-    /// An object rendered ahead as text (see `StreamedDump`), and the object it shows (whose
-    /// state and views are not read).
-    case streamedObject(StreamedObject, RestorationObject)
-    /// An array of objects each rendered ahead (none is nil), and the objects they show: one
-    /// node for a document's objects, not one each.
-    case streamedObjects([StreamedObject?], [RestorationObject])
+    /// A document's saved objects, as an array: the states some of them left on a tape (see
+    /// `DeferredStates`), and the objects, whose states and views are not read where they did.
+    case savedObjects(DeferredStates, [RestorationObject])
     /// An array of strings: a document's identifier paths, tens of thousands of them.
     case identifierPaths([IdentifierPath])
 
@@ -45,11 +35,9 @@ enum JSONDeferred {
         switch self {
         case .value(let value): JSONArchiveValue.write(value, to: &sink)
         case .fields(let fields): JSONFields.write(fields, to: &sink)
-        case .restorationObject(let object): sink.write(ObjectDocument.node(object))
-        case .streamedObject(let object, let decoded):
-            sink.writeStreamedObject(object, of: decoded)
-        case .streamedObjects(let streamed, let decoded):
-            sink.writeArray(count: streamed.count) { sink, index in sink.writeStreamedObject(streamed[index]!, of: decoded[index]) }
+        case .restorationObject(let object): ObjectDocument.write(object, to: &sink)
+        case .savedObjects(let states, let objects):
+            sink.writeSavedObjects(states, objects)
         case .identifierPaths(let paths):
             sink.writeArray(count: paths.count) { sink, index in sink.writeString(paths[index].rawValue) }
         }

@@ -1,23 +1,14 @@
 /// Writes command documents as JSON text: one document, or an array of them.
 package enum JSONOutput {
-    /// Takes the next pieces of text, in order, several at a time, so that text made ahead goes
-    /// out from where it is (with `writev(2)`, say).
-    public typealias Sink = (UnsafeBufferPointer<Piece>) -> Void
+    /// Takes the next piece of text.
+    public typealias Sink = (Piece) -> Void
 
-    /// A piece of the text: valid during the sink's call, or, when it `lasts` (text rendered
-    /// ahead and held by a document being written), as long as the documents handed to `write`
-    /// are, so that a sink gathering the whole text may keep it rather than copy it.
+    /// A piece of the text: valid during the sink's call, or, when it has an `owner`, as long as
+    /// the owner lives (text made on another processor: a sink that gathers the whole text may
+    /// keep it, with its owner, rather than copy it).
     public struct Piece {
-        public var bytes: UnsafeRawBufferPointer
-        public var lasts: Bool
-    }
-
-    /// Writes the documents, then a newline, to `sink` a piece at a time (see
-    /// `write(_:asArray:gathering:)`).
-    public static func write<Document: Encodable>(
-        _ documents: [Document], asArray: Bool, to sink: @escaping (UnsafeRawBufferPointer) -> Void
-    ) throws {
-        try write(documents, asArray: asArray, gathering: { pieces in pieces.forEach { sink($0.bytes) } })
+        public let bytes: UnsafeRawBufferPointer
+        public let owner: AnyObject?
     }
 
     /// Writes the documents, then a newline, to `sink` in pieces as the text is made.
@@ -29,7 +20,7 @@ package enum JSONOutput {
     /// what the sink was handed by then is incomplete, and the rest is not rendered.
     /// With `compact`, the text is one line (a line of JSON Lines).
     public static func write<Document: Encodable>(
-        _ documents: [Document], asArray: Bool, limit: Int = .max, compact: Bool = false, gathering sink: @escaping Sink
+        _ documents: [Document], asArray: Bool, limit: Int = .max, compact: Bool = false, to sink: @escaping Sink
     ) throws {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { () throws in
             let encoder = JSONTreeEncoder()
@@ -48,7 +39,7 @@ package enum JSONOutput {
     /// The whole text, newline included: for callers that need a string.
     public static func text<Document: Encodable>(_ documents: [Document], asArray: Bool) throws -> String {
         var bytes: [UInt8] = []
-        try write(documents, asArray: asArray) { bytes.append(contentsOf: $0) }
+        try write(documents, asArray: asArray) { bytes.append(contentsOf: $0.bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -16,8 +16,10 @@ protocol JSONSink {
     mutating func writeObject(keys: [String], _ value: (inout Self, Int) -> Void)
     /// A node built earlier (the documents around the archive values are built as nodes).
     mutating func write(_ node: JSONNode)
-    /// A saved object whose entry was rendered ahead as text (see `StreamedDump`).
-    mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject)
+    /// See `JSONDeferred.savedObjects`.
+    mutating func writeSavedObjects(_ states: DeferredStates, _ objects: [RestorationObject])
+    /// A path's components, as an array of strings.
+    mutating func writeComponents(of path: IdentifierPath)
 }
 
 extension JSONSink {
@@ -76,8 +78,16 @@ struct JSONNodeBuilder: JSONSink {
         }
     }
 
-    /// The object decoded the usual way: the same value (the tests compare the two).
-    mutating func writeStreamedObject(_ object: StreamedObject, of decoded: RestorationObject) {
-        write(ObjectDocument.node(object.decodedObject(path: decoded.identifierPath, restorationClass: decoded.restorationClass)))
+    /// Each object made whole from the tape: the same value (the tests compare the two).
+    mutating func writeSavedObjects(_ states: DeferredStates, _ objects: [RestorationObject]) {
+        var strings = RepeatedStrings()
+        writeArray(count: objects.count) { sink, index in
+            ObjectDocument.write(states.whole(objects[index], at: index, sharing: &strings), to: &sink)
+        }
+    }
+
+    mutating func writeComponents(of path: IdentifierPath) {
+        let components = path.rawComponents
+        writeArray(count: components.count) { sink, index in sink.writeString(components[index]) }
     }
 }

@@ -3,8 +3,7 @@
 ///
 /// The text goes to `sink` in pieces of about `chunkSize` bytes as it is made, and archive
 /// values are encoded straight into it (see `JSONSink`): neither the text nor nodes for a large
-/// archive are held whole. Text rendered ahead goes to the sink from where it is, between the
-/// writer's own pieces (see `writeShared`).
+/// archive are held whole.
 struct JSONTextWriter: JSONSink {
     static let chunkSize = 1 << 20
     /// Indentation stops growing at this depth, so that deeply nested hostile input makes
@@ -12,15 +11,9 @@ struct JSONTextWriter: JSONSink {
     static let maximumIndent = 32
 
     var output: ByteBuffer
-    /// Where finished pieces go, several at a time; nil for a writer that keeps its whole text
-    /// (see `writeConcurrently`).
+    /// Where finished pieces go; nil for a writer that keeps its whole text (see
+    /// `writeConcurrently`).
     private let sink: JSONOutput.Sink?
-    /// The text since the last flush, when some of it is shared: ranges of `output` and shared
-    /// text, in order. `output` from `sharedEnd` on is not in it yet.
-    private var pieces: [Piece] = []
-    private var sharedEnd = 0
-    /// Pieces handed to the sink at most at once (at least 2).
-    private var maximumPieces = 1024
     /// The nesting level of the value being written.
     var level = 0
     /// Whether large arrays may be written by `writeConcurrently` (the text is the same either
@@ -48,17 +41,13 @@ struct JSONTextWriter: JSONSink {
         self.output = output
     }
 
-    /// Writes `node` and a final newline. `maximumPieces`: handed to the sink at most at once
-    /// (1 024, as many as one `writev` takes; the tests vary it).
-    /// Returns false, with what was handed over incomplete, when the text would be longer than
-    /// `limit` bytes.
+    /// Writes `node` and a final newline. Returns false, with what was handed over incomplete,
+    /// when the text would be longer than `limit` bytes.
     @discardableResult
-    static func write(_ node: JSONNode, allowsConcurrency: Bool = true, maximumPieces: Int = 1024, limit: Int = .max, compact: Bool = false, to sink: @escaping JSONOutput.Sink) -> Bool {
-        precondition(maximumPieces >= 2, "a shared piece and the text before it go out together")
+    static func write(_ node: JSONNode, allowsConcurrency: Bool = true, limit: Int = .max, compact: Bool = false, to sink: @escaping JSONOutput.Sink) -> Bool {
         var writer = JSONTextWriter(sink: sink)
         writer.compact = compact
         writer.allowsConcurrency = allowsConcurrency
-        writer.maximumPieces = maximumPieces
         writer.limit = limit
         writer.write(node)
         writer.output.append(UInt8(ascii: "\n"))
@@ -68,63 +57,29 @@ struct JSONTextWriter: JSONSink {
 
     private mutating func flush() {
         guard let sink else { return }
-        handedOver += output.count + pieces.reduce(0) { total, piece in
-            if case .shared(let text) = piece { return total + text.count }
-            return total
-        }
+        handedOver += output.count
         if handedOver > limit { isFull = true }
-        guard !isFull else {
-            pieces.removeAll(keepingCapacity: true)
-            sharedEnd = 0
-            output.removeAll()
-            return
-        }
-        if pieces.isEmpty {
-            withUnsafePointer(to: JSONOutput.Piece(bytes: output.bytes, lasts: false)) { sink(UnsafeBufferPointer(start: $0, count: 1)) }
-        } else {
-            if output.count > sharedEnd { pieces.append(.output(sharedEnd..<output.count)) }
-            let own = output.bytes
-            let texts = pieces.map { piece -> JSONOutput.Piece in
-                switch piece {
-                case .output(let range): JSONOutput.Piece(bytes: UnsafeRawBufferPointer(rebasing: own[range]), lasts: false)
-                case .shared(let text): JSONOutput.Piece(bytes: text, lasts: true)
-                }
-            }
-            texts.withUnsafeBufferPointer(sink)
-            pieces.removeAll(keepingCapacity: true)
-            sharedEnd = 0
-        }
+        if !isFull { sink(JSONOutput.Piece(bytes: output.bytes, owner: nil)) }
         output.removeAll()
-    }
-
-    private enum Piece {
-        case output(Range<Int>)
-        case shared(UnsafeRawBufferPointer)
-    }
-
-    /// Text shorter than this is copied: a piece of its own would cost the sink more.
-    private static var sharedMinimum: Int { 128 }
-
-    /// Writes `text`, which must stay valid and unchanged as long as the documents being
-    /// written (text rendered ahead, held by one of them): a writer with a sink hands it over
-    /// as it is, not copied into its own buffer first, as a piece that lasts.
-    mutating func writeShared(_ text: UnsafeRawBufferPointer) {
-        guard sink != nil, text.count >= Self.sharedMinimum else { return output.append(contentsOf: text) }
-        if output.count > sharedEnd { pieces.append(.output(sharedEnd..<output.count)) }
-        pieces.append(.shared(text))
-        sharedEnd = output.count
-        // Then the flush's last piece, the output after this one, cannot make one too many.
-        if pieces.count >= maximumPieces - 1 { flush() }
     }
 
     // MARK: JSONSink
 
     mutating func write(_ node: JSONNode) {
-        if sink != nil, allowsConcurrency, case .array(let elements) = node, elements.count >= Self.concurrentThreshold,
-           DeepStack.availableThreads > 1, elements.allSatisfy(\.isDeferred), !elements.allSatisfy(\.isRendered) {
-            writeConcurrently(elements)
+        if case .array(let elements) = node, elements.allSatisfy(\.isDeferred) {
+            writeElements(count: elements.count) { writer, index in writer.writeNode(elements[index]) }
         } else {
             writeNode(node)
+        }
+    }
+
+    /// An array whose elements `element` writes, concurrently (see `writeConcurrently`) when
+    /// there are many of them and processors to spare.
+    private mutating func writeElements(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
+        if sink != nil, allowsConcurrency, count >= Self.concurrentThreshold, DeepStack.availableThreads > 1 {
+            writeConcurrently(count: count, element)
+        } else {
+            writeArray(count: count, element)
         }
     }
 
@@ -134,33 +89,51 @@ struct JSONTextWriter: JSONSink {
     /// Elements rendered at once: their text is held until it is written.
     private static var concurrentBatch: Int { 512 }
 
-    /// Writes an array of deferred archive content a batch at a time: each element is rendered on
-    /// one of the processors by a writer of its own at this level, then the texts are written in
+    /// Writes an array of deferred archive content a batch at a time: each batch is cut into
+    /// runs of elements, each run rendered on one of the processors by a writer of its own at
+    /// this level into a buffer kept for the next batch, then the runs' texts go to the sink in
     /// order. The text is the same as `writeNode`'s; elements share nothing but immutable values.
-    private mutating func writeConcurrently(_ elements: [JSONNode]) {
+    private mutating func writeConcurrently(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
         output.append(UInt8(ascii: "["))
         level += 1
-        let elementLevel = level
+        let (elementLevel, compact) = (level, compact)
         // Helpers get as much stack as this thread has left, so they can go as deep as it can.
         let stackSize = StackBounds.remainingOnCurrentThread()
-        var rendered = [ByteBuffer?](repeating: nil, count: min(elements.count, Self.concurrentBatch))
-        for batchStart in stride(from: 0, to: elements.count, by: Self.concurrentBatch) where !isFull {
-            let batchCount = min(Self.concurrentBatch, elements.count - batchStart)
-            rendered.withUnsafeMutableBufferPointer { rendered in
-                DeepStack.concurrentPerform(count: batchCount, threads: DeepStack.availableThreads, stackSize: stackSize) { offset in
-                    var writer = JSONTextWriter(level: elementLevel)
+        // More runs than processors, so that one slow run does not keep the others waiting.
+        let runs = 4 * DeepStack.availableThreads
+        var runCapacity = 64 << 10
+        for batchStart in stride(from: 0, to: count, by: Self.concurrentBatch) where !isFull {
+            let batch = batchStart..<min(batchStart + Self.concurrentBatch, count)
+            let runLength = (batch.count + runs - 1) / runs
+            // New buffers for each batch, made by the processor that fills them and handed to
+            // the sink, which may keep them.
+            var buffers = [ByteBuffer?](repeating: nil, count: runs)
+            buffers.withUnsafeMutableBufferPointer { buffers in
+                DeepStack.concurrentPerform(count: runs, threads: DeepStack.availableThreads, stackSize: stackSize) { run in
+                    var writer = JSONTextWriter(level: elementLevel, output: ByteBuffer(capacity: runCapacity))
                     writer.compact = compact
-                    writer.writeNode(elements[batchStart + offset])
-                    rendered[offset] = writer.output
+                    for index in batch.clamped(to: (batch.lowerBound + run * runLength)..<(batch.lowerBound + (run + 1) * runLength)) {
+                        writer.startMember(first: index == 0)
+                        element(&writer, index)
+                    }
+                    buffers[run] = writer.output
                 }
             }
-            for offset in 0..<batchCount {
-                startMember(first: batchStart + offset == 0)
-                output.append(contentsOf: rendered[offset]!.bytes)
-            }
+            for buffer in buffers { handOver(buffer!) }
+            // Room for a run like the largest of this batch, and some.
+            runCapacity = buffers.reduce(0) { max($0, $1!.count) } * 9 / 8 + 4096
         }
         level -= 1
         close(UInt8(ascii: "]"))
+    }
+
+    /// Text made apart from `output`, which comes after it: handed to the sink as it is.
+    private mutating func handOver(_ text: ByteBuffer) {
+        guard let sink, text.count >= 4096 else { return output.append(contentsOf: text.bytes) }
+        flush()
+        handedOver += text.count
+        if handedOver > limit { isFull = true }
+        if !isFull { sink(JSONOutput.Piece(bytes: text.bytes, owner: text)) }
     }
 
     mutating func writeNull() {
@@ -198,44 +171,64 @@ struct JSONTextWriter: JSONSink {
         text.withUTF8 { writeString(utf8: UnsafeRawBufferPointer($0)) }
     }
 
+    /// A string known to need no escape.
+    mutating func writePlainString(_ bytes: UnsafeRawBufferPointer) {
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: bytes)
+        output.append(UInt8(ascii: "\""))
+    }
+
     /// A string given as valid UTF-8.
     mutating func writeString(utf8 bytes: UnsafeRawBufferPointer) {
         output.append(UInt8(ascii: "\""))
+        writeStringContents(utf8: bytes)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// A string's text between its quotes, escaped.
+    mutating func writeStringContents(utf8 bytes: UnsafeRawBufferPointer) {
         // Most strings need no escape: copy them whole.
         if !Self.needsEscape(bytes) {
             output.append(contentsOf: bytes)
         } else {
             for byte in bytes { appendEscaped(byte) }
         }
+    }
+
+    /// Base64 of `bytes`, as a JSON string, without an intermediate string.
+    mutating func writeBase64(_ bytes: UnsafeRawBufferPointer) {
+        output.append(UInt8(ascii: "\""))
+        ByteFormatting.appendBase64(bytes) { output.append($0) }
         output.append(UInt8(ascii: "\""))
     }
 
-    /// The runs of `text` (valid UTF-8) between `separator` bytes, as an array of strings (a
-    /// path's components), then `text` whole as the value of `key`: the text `writeArray` of
-    /// `writeString`s and `writeKey` then `writeString` give. Whether an escape is needed is
-    /// found once for all of them: a large archive has tens of thousands of paths.
-    mutating func writeComponents(of text: UnsafeRawBufferPointer, separatedBy separator: UInt8, thenWhole key: StaticString) {
-        let plain = !Self.needsEscape(text)
-        output.append(UInt8(ascii: "["))
-        level += 1
-        var start = 0
-        for position in 0...text.count where position == text.count || text[position] == separator {
-            startMember(first: start == 0)
-            let piece = UnsafeRawBufferPointer(rebasing: text[start..<position])
-            if plain { writePlainString(piece) } else { writeString(utf8: piece) }
-            start = position + 1
+    mutating func writeSavedObjects(_ states: DeferredStates, _ objects: [RestorationObject]) {
+        states.tape.withView { view in
+            let tapeValue = JSONTapeValue(view: view)
+            writeElements(count: objects.count) { writer, index in
+                guard let parts = states.parts(at: index, in: view) else { return ObjectDocument.write(objects[index], to: &writer) }
+                ObjectDocument.write(objects[index], to: &writer) { writer, views in
+                    if views { tapeValue.writeViews(parts, to: &writer) } else { tapeValue.writeState(parts, to: &writer) }
+                }
+            }
         }
-        level -= 1
-        close(UInt8(ascii: "]"))
-        writeKey(utf8: key, first: false)
-        if plain { writePlainString(text) } else { writeString(utf8: text) }
     }
 
-    /// A string known to need no escape.
-    private mutating func writePlainString(_ bytes: UnsafeRawBufferPointer) {
-        output.append(UInt8(ascii: "\""))
-        output.append(contentsOf: bytes)
-        output.append(UInt8(ascii: "\""))
+    mutating func writeComponents(of path: IdentifierPath) {
+        var text = path.rawValue
+        text.withUTF8 { text in
+            let text = UnsafeRawBufferPointer(text)
+            let plain = !Self.needsEscape(text)
+            openContainer(UInt8(ascii: "["))
+            var start = 0
+            for position in 0...text.count where position == text.count || text[position] == UInt8(ascii: "/") {
+                startMember(first: start == 0)
+                let component = UnsafeRawBufferPointer(rebasing: text[start..<position])
+                if plain { writePlainString(component) } else { writeString(utf8: component) }
+                start = position + 1
+            }
+            closeContainer(UInt8(ascii: "]"))
+        }
     }
 
     mutating func writeArray(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
@@ -272,6 +265,16 @@ struct JSONTextWriter: JSONSink {
         if output.count >= Self.chunkSize, sink != nil { flush() }
         if !first { output.append(UInt8(ascii: ",")) }
         newline()
+    }
+
+    mutating func openContainer(_ bracket: UInt8) {
+        output.append(bracket)
+        level += 1
+    }
+
+    mutating func closeContainer(_ bracket: UInt8) {
+        level -= 1
+        close(bracket)
     }
 
     mutating func close(_ bracket: UInt8) {

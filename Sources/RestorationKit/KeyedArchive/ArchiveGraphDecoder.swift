@@ -85,7 +85,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private func isArchiverName(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> Bool {
         let expected: StaticString = "NSKeyedArchiver"
         let comparison = withStringBytes(try item(index, &s), &s) { bytes -> Bool? in
-            if bytes.elementsEqual(UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)) { return true }
+            if bytes.hasSameBytes(as: UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)) { return true }
             return bytes.allSatisfy { $0 < 0x80 } ? false : nil
         }
         switch comparison {
@@ -224,10 +224,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         switch item {
         case .inputString(let start, let count, let plain):
             let bytes = table.inputBytes(start, count)
-            let node = inSource
+            var node = inSource
                 ? TapeNode(.string, flags: .inSource, count: count, payload: UInt64(input.startIndex + start))
                 : s.tape.appendText(.string, bytes)
-            return (node, plain ? count : TextEscaping.writtenSize(bytes))
+            guard plain else { return (node, TextEscaping.writtenSize(bytes)) }
+            node.flags.insert(.plain)
+            return (node, count)
         case .textString(let offset, let count):
             let node = TapeNode(.string, count: count, payload: UInt64(offset))
             return (node, s.tape.withBytes(of: node) { TextEscaping.writtenSize($0) })
@@ -387,7 +389,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private func isNull(_ item: PropertyListItem, _ s: inout DecodingState) -> Bool {
         let null: StaticString = "$null"
         let expected = UnsafeRawBufferPointer(start: null.utf8Start, count: null.utf8CodeUnitCount)
-        return withStringBytes(item, &s) { $0.elementsEqual(expected) } ?? false
+        return withStringBytes(item, &s) { $0.hasSameBytes(as: expected) } ?? false
     }
 
     private mutating func classInfo(_ uid: UInt64, of owner: Int, _ s: inout DecodingState) throws(ArchiveError) -> ArchiveClassInfo {
@@ -481,12 +483,6 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Data: a nested archive, or bytes (`inSource`: a slice of the tape's source).
     private func data(_ bytes: ArraySlice<UInt8>, inSource: Bool, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        if archiveDepth == 0, s.leavesOuterDataUndecoded {
-            try s.consume(1)
-            try s.consumeData(bytes.count)
-            guard inSource else { return bytes.withUnsafeBytes { s.tape.appendText(.data, $0) } }
-            return TapeNode(.data, flags: [.inSource, .undecoded], count: bytes.count, payload: UInt64(bytes.startIndex))
-        }
         return try NestedArchiveReader(archiveDepth: archiveDepth, inSource: inSource).value(of: bytes, depth: depth, &s)
     }
 
@@ -496,7 +492,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// `reference` takes a result only where it counts exactly what decoding it in place would,
     /// and decodes in place otherwise, so results and errors do not depend on the threads.
     private mutating func prefetchNestedArchives(in top: PropertyListContainer, _ s: inout DecodingState) {
-        guard archiveDepth == 0, s.allowsConcurrency, !s.leavesOuterDataUndecoded, top.count >= Self.prefetchThreshold else { return }
+        guard archiveDepth == 0, s.allowsConcurrency, top.count >= Self.prefetchThreshold else { return }
         let threads = DeepStack.availableThreads
         guard threads > 1 else { return }
         var jobs: [(uid: Int, key: TapeNode, bytes: ArraySlice<UInt8>)] = []

@@ -12,8 +12,6 @@ import Darwin
 struct DecodingState {
     let limits: DecodingLimits
     let allowsConcurrency: Bool
-    /// See `KeyedArchiveDecoder.leavesOuterDataUndecoded`.
-    var leavesOuterDataUndecoded = false
     var tape = TapeBuilder()
     /// Values produced so far, a shared value counting once per reference.
     var nodes = 0

@@ -56,7 +56,6 @@ enum FoundationValues {
         case .uuid:
             if var data = fields.only("NS.uuidbytes", in: tape), data.kind == .data, data.count == 16, !data.flags.contains(.archiveError) {
                 data.kind = .uuid
-                data.flags.remove(.undecoded)
                 return data
             }
         case .url:

@@ -12,9 +12,6 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Whether a large archive's nested archives may be decoded on several threads (the result is
     /// the same either way; tests compare the two).
     var allowsConcurrency = true
-    /// Whether the outer archive's data values stay bytes, nested archives included (the dump's
-    /// streaming road renders those itself; see `StreamedDump`).
-    var leavesOuterDataUndecoded = false
 
     public init(limits: DecodingLimits = .default) {
         self.limits = limits
@@ -24,7 +21,10 @@ public struct KeyedArchiveDecoder: Sendable {
     ///
     /// Runs on a thread of its own whose stack fits the nesting `limits` allow (see `DeepStack`).
     public func decode(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> KeyedArchive {
-        try decodeCounting(bytes).archive
+        try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
+            var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
+            return try state.decodeFile(bytes).keyedArchive(concurrently: allowsConcurrency, stackSize: DeepStack.stackSize(for: limits))
+        }
     }
 
     public func decode(_ bytes: [UInt8]) throws(ArchiveError) -> KeyedArchive {
@@ -35,29 +35,7 @@ public struct KeyedArchiveDecoder: Sendable {
     func decodeTape(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> ArchiveTape {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> ArchiveTape in
             var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
-            state.leavesOuterDataUndecoded = leavesOuterDataUndecoded
             return try state.decodeFile(bytes)
-        }
-    }
-
-    /// Decodes `bytes` and says how many values and bytes of text and data decoding counted.
-    func decodeCounting(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> (archive: KeyedArchive, nodes: Int, bytes: Int) {
-        try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> (archive: KeyedArchive, nodes: Int, bytes: Int) in
-            var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
-            state.leavesOuterDataUndecoded = leavesOuterDataUndecoded
-            let tape = try state.decodeFile(bytes)
-            return (tape.keyedArchive(concurrently: allowsConcurrency, stackSize: DeepStack.stackSize(for: limits)), state.nodes, state.bytes)
-        }
-    }
-
-    /// Decodes one entry of an outer archive's `$top` (a saved object's archive) alone, as the
-    /// outer archive's decoding would; limits are counted for the entry alone.
-    func decodeEntry(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> ArchiveValue {
-        try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> ArchiveValue in
-            var state = DecodingState(limits: limits, allowsConcurrency: false)
-            state.tape.source = bytes
-            let node = try NestedArchiveReader(archiveDepth: 0, inSource: true).value(of: bytes, depth: 1, &state)
-            return ArchiveTape(state.tape, root: node).value(node)
         }
     }
 

@@ -57,7 +57,7 @@ package struct DeferredStates: Sendable {
         var entries: [TapeNode?] = []
         if var pending {
             let nodes = pending.positions.map { position in position.map(tape.topNode(at:)) }
-            pending.streamed = nodes.map { $0?.kind == .archive }
+            pending.deferred = nodes.map { $0?.kind == .archive }
             archive.readObjects(pending, allowsConcurrency: true)
             entries = nodes.map { $0?.kind == .archive ? $0 : nil }
         }
@@ -105,11 +105,39 @@ package struct DeferredStates: Sendable {
     /// The same, its repeated strings (keys, class names) shared with the objects made before
     /// through `strings`: a reader that makes many objects on one thread keeps one.
     func object(at index: Int, of archive: RestorationArchive, sharing strings: inout RepeatedStrings) -> RestorationObject {
-        let object = archive.objects[index]
+        whole(archive.objects[index], at: index, sharing: &strings)
+    }
+
+    /// `object`, the object at `index` of the archive read with these states (or restricted
+    /// with them), whole.
+    func whole(_ object: RestorationObject, at index: Int, sharing strings: inout RepeatedStrings) -> RestorationObject {
         guard let node = entry(at: index) else { return object }
         var whole = RestorationArchive.object(path: object.identifierPath, entry: tape.value(node, sharing: &strings))
         whole.restorationClass = object.restorationClass
         return whole
+    }
+
+    /// The state and views of the object at `index` as nodes of the tape (`view` is of the
+    /// tape), split as `RestorationArchive.object(path:entry:)` splits them; nil unless its
+    /// state is left on the tape. For readers that write from the nodes (`JSONTapeValue`).
+    func parts(at index: Int, in view: TapeView) -> TapeObjectParts? {
+        guard let archive = entry(at: index) else { return nil }
+        let (first, count, nodes) = (archive.first, archive.memberCount, view.nodes)
+        var parts = TapeObjectParts(archive: archive, state: Array(0..<count))
+        let isViewKey = { (position: Int) in view.textEquals(nodes[first + position], RestorationKeys.viewRestorationDataKey) }
+        guard let position = parts.state.first(where: isViewKey), case let viewData = nodes[first + count + position],
+              viewData.kind == .dictionary else { return parts }
+        parts.state.removeAll(where: isViewKey)
+        parts.viewData = viewData
+        for entry in 0..<viewData.memberCount {
+            let (key, value) = (nodes[viewData.first + entry], nodes[viewData.first + viewData.memberCount + entry])
+            if key.kind == .string, value.kind == .archive {
+                parts.views.append(entry)
+            } else {
+                parts.leftovers.append(entry)
+            }
+        }
+        return parts
     }
 
     /// The states of the objects `archive.restricted(to: prefix)` keeps.
@@ -118,4 +146,21 @@ package struct DeferredStates: Sendable {
         copy.entries = entries.indices.filter { archive.objects[$0].identifierPath.hasPrefix(prefix) }.map { entries[$0] }
         return copy
     }
+}
+
+/// A saved object's state and views on a tape (see `DeferredStates.parts(at:)`): the object's
+/// archive, whose `$top` is its state but for the view data; and, when that is a dictionary,
+/// which of its entries are views and which stay in the state under the same key.
+struct TapeObjectParts {
+    let archive: TapeNode
+    /// Positions in `archive` of the state's entries: all but those under the view data's key
+    /// when it is split off.
+    var state: [Int]
+    /// The first `kViewRestorationDataKey` value, when it is a dictionary: every entry under
+    /// that key then leaves the state.
+    var viewData: TapeNode?
+    /// Positions in `viewData` of the views (string keys, archive values), in stored order.
+    var views: [Int] = []
+    /// Positions in `viewData` of the other entries, which stay in the state as a dictionary.
+    var leftovers: [Int] = []
 }

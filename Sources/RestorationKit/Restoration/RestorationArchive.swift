@@ -48,9 +48,9 @@ public struct RestorationArchive: Hashable, Sendable {
         /// By position in `listed`: where the entry is in `$top` (nil for a path without one).
         let positions: [Int?]
         fileprivate let reader: TopReader
-        /// By position in `listed` (or empty): objects whose entry `StreamedDump` renders, or
-        /// `DeferredStates` keeps, read without state, problem or undecoded entry.
-        var streamed: [Bool] = []
+        /// By position in `listed` (or empty): objects whose entry `DeferredStates` keeps, read
+        /// without state, problem or undecoded entry.
+        var deferred: [Bool] = []
 
         /// The positions in `$top` of the keys `readObjects` leaves in `appState`, in order.
         var appStatePositions: [Int] {
@@ -59,7 +59,7 @@ public struct RestorationArchive: Hashable, Sendable {
     }
 
     /// Reads the metadata and lists the objects, leaving `objects`, `appState` and `notes` to
-    /// `readObjects(pending)`: `StreamedDump` renders the objects' entries meanwhile. `pending`
+    /// `readObjects(pending)` (see `DeferredStates`). `pending`
     /// stays nil for an archive that is not a restoration archive, which is then read whole.
     init(archive: KeyedArchive, interpret: Bool, pending: inout PendingObjects?) {
         pending = nil
@@ -128,12 +128,12 @@ public struct RestorationArchive: Hashable, Sendable {
     /// Reads the objects listed by `init(archive:interpret:pending:)`, and the remaining keys.
     mutating func readObjects(_ pending: PendingObjects, allowsConcurrency: Bool) {
         let classMap = restorationClassMap
-        let (listed, streamed) = (pending.listed, pending.streamed)
+        let (listed, deferred) = (pending.listed, pending.deferred)
         // Reading an object's views copies its state: shallow work (no recursion into values),
         // for which a small stack is enough.
         objects = DeepStack.map(Array(listed.indices), concurrently: allowsConcurrency, stackSize: 1 << 20) { position in
             let path = listed[position].path
-            var object = !streamed.isEmpty && streamed[position]
+            var object = !deferred.isEmpty && deferred[position]
                 ? RestorationObject(identifierPath: path, state: nil)
                 : Self.object(path: path, entry: listed[position].entry)
             object.restorationClass = classMap[path.rawValue]

@@ -8,7 +8,9 @@ public enum RestorationKeys {
     public static let userInterfaceIdiom = "UIApplicationStateRestorationUserInterfaceIdiom"
     public static let identifierPaths = "kRootRestorationIdentifiersKey"
     public static let classMap = "kViewControllerRestorationClassMapKey"
-    public static let viewRestorationData = "kViewRestorationDataKey"
+    public static let viewRestorationData = viewRestorationDataKey.description
+    /// The same key for readers that compare bytes.
+    static let viewRestorationDataKey: StaticString = "kViewRestorationDataKey"
     public static let children = "kUIViewControllerChildrenKey"
     public static let presentedViewController = "kPresentedViewControllerKey"
     public static let tabBarSelectedViewController = "kTabBarSelectedViewControllerKey"

@@ -31,4 +31,16 @@ extension UnsafeRawBufferPointer {
         // The last word overlaps the one before.
         return position == count || word(at: count - 8) & high == 0
     }
+
+    /// Whether `other` holds the same bytes, eight at a time.
+    func hasSameBytes(as other: UnsafeRawBufferPointer) -> Bool {
+        guard count == other.count else { return false }
+        guard count >= 8 else { return paddedWord(padding: 0) == other.paddedWord(padding: 0) }
+        var position = 0
+        while position + 8 <= count {
+            guard word(at: position) == other.word(at: position) else { return false }
+            position += 8
+        }
+        return position == count || word(at: count - 8) == other.word(at: count - 8)
+    }
 }

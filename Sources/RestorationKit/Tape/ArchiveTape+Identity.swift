@@ -15,7 +15,7 @@ extension ArchiveTape {
     /// change without making them.
     func isIdentical(_ node: TapeNode, to otherNode: TapeNode, in other: ArchiveTape) -> Bool {
         guard node.kind == otherNode.kind, node.count == otherNode.count,
-              node.flags.subtracting(.inSource) == otherNode.flags.subtracting(.inSource)
+              node.flags.subtracting([.inSource, .plain]) == otherNode.flags.subtracting([.inSource, .plain])
         else { return false }
         switch node.kind {
         case .null, .boolean, .real, .float, .date, .cycle:

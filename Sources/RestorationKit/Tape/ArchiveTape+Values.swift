@@ -49,20 +49,12 @@ extension ArchiveTape {
     }
 
     private func value(_ node: TapeNode, _ strings: inout RepeatedStrings) -> ArchiveValue {
+        if let scalar = node.scalar(wide: { wideIntegers[$0] }) { return scalar }
         switch node.kind {
-        case .null: return .null
-        case .boolean: return .boolean(node.payload != 0)
-        case .integer:
-            return node.flags.contains(.wide) ? .integer(wideIntegers[Int(node.payload)]) : .integer(Int128(Int64(bitPattern: node.payload)))
-        case .real: return .real(Double(bitPattern: node.payload))
-        case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: node.payload)))
-        case .date: return .date(Double(bitPattern: node.payload))
+        case .null, .boolean, .integer, .real, .float, .date, .cycle: preconditionFailure("a scalar")
         case .string: return .string(withBytes(of: node) { strings.string($0) })
         case .reference: return .reference(withBytes(of: node) { strings.string($0) })
         case .data:
-            if node.flags.contains(.undecoded) {
-                return .data(ArchiveData(bytes: source[node.offset..<(node.offset + node.memberCount)]))
-            }
             let bytes = withBytes(of: node) { Array($0) }[...]
             return .data(ArchiveData(bytes: bytes, archiveError: node.flags.contains(.archiveError) ? dataErrors[TapeBytes.Location(node)] : nil))
         case .uuid: return .uuid(withBytes(of: node) { Array($0) })
@@ -83,7 +75,6 @@ extension ArchiveTape {
         case .url:
             return .url(ArchiveURL(base: value(nodes[node.first + 1], &strings), relative: string(nodes[node.first])))
         case .archive: return .archive(archive(node, &strings))
-        case .cycle: return .cycle(node.payload)
         }
     }
 

@@ -58,7 +58,7 @@ struct TapeFlags: OptionSet, Sendable {
     /// Bytes (a string's, data's, a UUID's) left in the input: the payload is an index of the
     /// input's array, not an offset in the tape's text.
     static let inSource = TapeFlags(rawValue: 1 << 2)
-    /// Data of the outer archive left undecoded on purpose (see
-    /// `KeyedArchiveDecoder.leavesOuterDataUndecoded`): made into a slice of the input, not a copy.
-    static let undecoded = TapeFlags(rawValue: 1 << 3)
+    /// A string of printable ASCII without a quote or backslash (see `TextEscaping.isPlain`),
+    /// which every output writes as it is.
+    static let plain = TapeFlags(rawValue: 1 << 3)
 }

@@ -1,0 +1,233 @@
+/// The `dump --json` encoding of values left on a decoder's tape, written straight from the
+/// nodes into a text writer, without making the values: the text `JSONArchiveValue` writes for
+/// the values the nodes make (scalars go through it; the tests and the decode fuzz target
+/// compare the two on every input).
+///
+/// Valid only where its view is (see `ArchiveTape.withView(_:)`).
+struct JSONTapeValue {
+    let view: TapeView
+
+    private var nodes: UnsafeBufferPointer<TapeNode> { view.nodes }
+
+    private func bytes(of node: TapeNode) -> UnsafeRawBufferPointer {
+        view.bytes(of: node)
+    }
+
+    /// A member's key from a string node.
+    private func memberKey(_ node: TapeNode, escapingDollar: Bool = false) -> MemberKey {
+        MemberKey(bytes(of: node), escapingDollar: escapingDollar, plain: node.flags.contains(.plain))
+    }
+
+    func write(_ node: TapeNode, to writer: inout JSONTextWriter) {
+        switch node.kind {
+        case .string where node.flags.contains(.plain):
+            writer.writePlainString(bytes(of: node))
+        case .string:
+            writer.writeString(utf8: bytes(of: node))
+        case .reference:
+            writeTagged("$ref", to: &writer) { $0.writeString(utf8: bytes(of: node)) }
+        case .data:
+            let error = view.dataError(node)
+            let keys: [StaticString] = error == nil ? ["$data", "length"] : ["$data", "archiveError", "length"]
+            writeMembers(keys.count, to: &writer, key: { MemberKey(keys[$0]) }) { writer, index in
+                switch index {
+                case 0: writer.writeBase64(bytes(of: node))
+                case 1 where error != nil: writer.writeString(error!)
+                default: writer.writeInteger(Int64(node.memberCount))
+                }
+            }
+        case .array:
+            writeElements(node, to: &writer)
+        case .set:
+            writeTagged("$set", to: &writer) { writeElements(node, to: &$0) }
+        case .orderedSet:
+            writeTagged("$orderedSet", to: &writer) { writeElements(node, to: &$0) }
+        case .dictionary:
+            writeDictionary(node, positions: 0..<node.memberCount, to: &writer)
+        case .object:
+            let objectClass = view.classes[node.classIndex]
+            let classKeys: [StaticString] = objectClass.hints == nil ? ["$class", "$classes"] : ["$class", "$classes", "$classhints"]
+            let (first, count) = (node.first, node.memberCount)
+            writeMembers(classKeys.count + count, to: &writer, key: { index in
+                index < classKeys.count ? MemberKey(classKeys[index]) : memberKey(nodes[first + index - classKeys.count], escapingDollar: true)
+            }) { writer, index in
+                switch index {
+                case 0: writer.writeString(objectClass.name)
+                case 1: writeStrings(objectClass.chain, to: &writer)
+                case 2 where objectClass.hints != nil: writeStrings(objectClass.hints!, to: &writer)
+                default: write(nodes[first + count + index - classKeys.count], to: &writer)
+                }
+            }
+        case .url:
+            let keys: [StaticString] = ["$url", "base"]
+            writeMembers(2, to: &writer, key: { MemberKey(keys[$0]) }) { writer, index in
+                write(nodes[node.first + index], to: &writer)
+            }
+        case .archive:
+            writeTagged("$archive", to: &writer) { writeFields(node, to: &$0) }
+        case .uuid:
+            JSONArchiveValue.write(.uuid(Array(bytes(of: node))), to: &writer)
+        case .null, .boolean, .integer, .real, .float, .date, .cycle:
+            // Scalars are values without allocation: their encoding is `JSONArchiveValue`'s.
+            JSONArchiveValue.write(view.scalar(node)!, to: &writer)
+        }
+    }
+
+    /// A saved object's state, as `JSONFields` writes `RestorationObject.state`.
+    func writeState(_ parts: TapeObjectParts, to writer: inout JSONTextWriter) {
+        let (first, count, state) = (parts.archive.first, parts.archive.memberCount, parts.state)
+        let members = state.count + (parts.leftovers.isEmpty ? 0 : 1)
+        writeMembers(members, to: &writer, key: { index in
+            index < state.count ? memberKey(nodes[first + state[index]]) : MemberKey(RestorationKeys.viewRestorationDataKey)
+        }) { writer, index in
+            if index < state.count {
+                write(nodes[first + count + state[index]], to: &writer)
+            } else {
+                writeDictionary(parts.viewData!, positions: parts.leftovers, to: &writer)
+            }
+        }
+    }
+
+    /// A saved object's views by path, as `ObjectDocument` writes `RestorationObject.views`.
+    func writeViews(_ parts: TapeObjectParts, to writer: inout JSONTextWriter) {
+        guard let viewData = parts.viewData else { return writer.append("{}") }
+        let (first, count, views) = (viewData.first, viewData.memberCount, parts.views)
+        writeMembers(views.count, to: &writer, key: { memberKey(nodes[first + views[$0]]) }) { writer, index in
+            writeFields(nodes[first + count + views[index]], to: &writer)
+        }
+    }
+
+    /// An archive's `$top` keys and values as one object, keys as they are.
+    func writeFields(_ archive: TapeNode, to writer: inout JSONTextWriter) {
+        let (first, count) = (archive.first, archive.memberCount)
+        writeMembers(count, to: &writer, key: { memberKey(nodes[first + $0]) }) { writer, index in
+            write(nodes[first + count + index], to: &writer)
+        }
+    }
+
+    /// The entries of `dictionary` at `positions`, as `JSONArchiveValue` writes a dictionary of
+    /// them: an object when every key is a string, none begins with `$` and no two are the
+    /// same; otherwise `{"$dictionary": [[key, value], …]}` in stored order.
+    func writeDictionary<Positions: RandomAccessCollection<Int>>(_ dictionary: TapeNode, positions: Positions, to writer: inout JSONTextWriter) {
+        let (first, count) = (dictionary.first, dictionary.memberCount)
+        let positions = Array(positions)
+        let plain = positions.allSatisfy { position in
+            let key = nodes[first + position]
+            return key.kind == .string && bytes(of: key).first != UInt8(ascii: "$")
+        }
+        if plain {
+            let keys = positions.map { memberKey(nodes[first + $0]) }
+            let order = stableOrder(count: keys.count) { keys[$0].compare(keys[$1]) }
+            // Sorted, two keys with the same bytes are neighbours.
+            if !order.indices.dropFirst().contains(where: { keys[order[$0 - 1]].compare(keys[order[$0]]) == 0 }) {
+                return writeMembers(keys, order: order, to: &writer) { writer, index in
+                    write(nodes[first + count + positions[index]], to: &writer)
+                }
+            }
+        }
+        writeTagged("$dictionary", to: &writer) { writer in
+            writer.writeArray(count: positions.count) { writer, index in
+                writer.writeArray(count: 2) { writer, side in write(nodes[first + side * count + positions[index]], to: &writer) }
+            }
+        }
+    }
+
+    private func writeElements(_ node: TapeNode, to writer: inout JSONTextWriter) {
+        let first = node.first
+        writer.writeArray(count: node.memberCount) { writer, index in write(nodes[first + index], to: &writer) }
+    }
+
+    private func writeStrings(_ strings: [String], to writer: inout JSONTextWriter) {
+        writer.writeArray(count: strings.count) { writer, index in writer.writeString(strings[index]) }
+    }
+
+    private func writeTagged(_ tag: StaticString, to writer: inout JSONTextWriter, _ value: (inout JSONTextWriter) -> Void) {
+        writeMembers(1, to: &writer, key: { _ in MemberKey(tag) }) { writer, _ in value(&writer) }
+    }
+
+    /// An object of `count` members, written in the order of their keys' bytes (equal keys in
+    /// their order), as `JSONTextWriter.writeObject` orders them.
+    func writeMembers(_ count: Int, to writer: inout JSONTextWriter, key: (Int) -> MemberKey, _ value: (inout JSONTextWriter, Int) -> Void) {
+        withUnsafeTemporaryAllocation(of: MemberKey.self, capacity: count) { keys in
+            for index in 0..<count { (keys.baseAddress! + index).initialize(to: key(index)) }
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
+                stableOrder(into: order) { keys[$0].compare(keys[$1]) }
+                writeMembers(keys, order: order, to: &writer, value)
+            }
+        }
+    }
+
+    private func writeMembers<Keys: RandomAccessCollection<MemberKey>, Order: RandomAccessCollection<Int>>(
+        _ keys: Keys, order: Order, to writer: inout JSONTextWriter, _ value: (inout JSONTextWriter, Int) -> Void
+    ) where Keys.Index == Int, Order.Index == Int {
+        guard !keys.isEmpty else { return writer.append("{}") }
+        writer.openContainer(UInt8(ascii: "{"))
+        for (position, index) in order.enumerated() where !writer.isFull {
+            writer.writeKey(keys[index], first: position == 0)
+            value(&writer, index)
+        }
+        writer.closeContainer(UInt8(ascii: "}"))
+    }
+
+    /// A member's key: its bytes, and whether a `$` is put in front of them (an object's field
+    /// whose name begins with `$`, see `JSONArchiveValue.escapedFieldName`).
+    struct MemberKey {
+        var bytes: UnsafeRawBufferPointer
+        var prefixed = false
+        /// Whether the bytes are known to need no escape.
+        var plain = false
+
+        init(_ bytes: UnsafeRawBufferPointer, escapingDollar: Bool = false, plain: Bool = false) {
+            self.bytes = bytes
+            prefixed = escapingDollar && bytes.first == UInt8(ascii: "$")
+            self.plain = plain && !prefixed
+        }
+
+        /// A key of ours (which needs no escape).
+        init(_ tag: StaticString) {
+            bytes = UnsafeRawBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount)
+            plain = true
+        }
+
+        /// The written forms' bytes compared: negative, zero or positive.
+        func compare(_ other: MemberKey) -> Int {
+            guard prefixed == other.prefixed else {
+                // "$" + a against b: compare b's first byte with "$", then a with the rest of b.
+                return prefixed ? -other.compareWithPrefixed(self) : compareWithPrefixed(other)
+            }
+            return Self.compare(bytes, other.bytes)
+        }
+
+        /// Self (not prefixed) against `other`'s written form, "$" + its bytes.
+        private func compareWithPrefixed(_ other: MemberKey) -> Int {
+            guard let head = bytes.first else { return -1 }
+            guard head == UInt8(ascii: "$") else { return Int(head) - Int(UInt8(ascii: "$")) }
+            return Self.compare(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()), other.bytes)
+        }
+
+        private static func compare(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+            for index in 0..<min(lhs.count, rhs.count) where lhs[index] != rhs[index] {
+                return Int(lhs[index]) - Int(rhs[index])
+            }
+            return lhs.count - rhs.count
+        }
+    }
+}
+
+extension JSONTextWriter {
+    /// Starts an object member whose key is `key`'s written form.
+    mutating func writeKey(_ key: JSONTapeValue.MemberKey, first: Bool) {
+        startMember(first: first)
+        if key.plain {
+            writePlainString(key.bytes)
+        } else if key.prefixed {
+            output.append(UInt8(ascii: "\""))
+            output.append(UInt8(ascii: "$"))
+            writeStringContents(utf8: key.bytes)
+            output.append(UInt8(ascii: "\""))
+        } else {
+            writeString(utf8: key.bytes)
+        }
+        if compact { output.append(UInt8(ascii: ":")) } else { append(": ") }
+    }
+}

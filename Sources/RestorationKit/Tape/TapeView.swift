@@ -1,0 +1,77 @@
+/// A tape's nodes, bytes and side tables by pointer: what readers that run on several threads at
+/// once hold. Copying it counts no reference: the tape's own reference count is shared by every
+/// thread, and counting it for each node would have them wait on each other.
+///
+/// Valid only inside `ArchiveTape.withView(_:)`.
+struct TapeView {
+    let nodes: UnsafeBufferPointer<TapeNode>
+    /// The tape's input, and the index of its first byte (`inSource` offsets are indices).
+    let source: UnsafeRawBufferPointer
+    let sourceStart: Int
+    let text: UnsafeRawBufferPointer
+    let classes: UnsafeBufferPointer<TapeClass>
+    let wideIntegers: UnsafeBufferPointer<Int128>
+    let dataErrors: UnsafePointer<[TapeBytes.Location: String]>
+
+    /// The bytes of a string, data, UUID or reference node.
+    func bytes(of node: TapeNode) -> UnsafeRawBufferPointer {
+        let count = node.memberCount
+        guard node.flags.contains(.inSource) else { return UnsafeRawBufferPointer(rebasing: text[node.offset..<(node.offset + count)]) }
+        let start = node.offset - sourceStart
+        return UnsafeRawBufferPointer(rebasing: source[start..<(start + count)])
+    }
+
+    /// Whether a string node's bytes are `expected`'s.
+    func textEquals(_ node: TapeNode, _ expected: StaticString) -> Bool {
+        node.kind == .string && bytes(of: node).hasSameBytes(as: UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount))
+    }
+
+    /// Why data flagged `archiveError` could not be read as the property list it announced.
+    func dataError(_ node: TapeNode) -> String? {
+        node.flags.contains(.archiveError) ? dataErrors.pointee[TapeBytes.Location(node)] : nil
+    }
+
+    /// See `TapeNode.scalar(wide:)`.
+    func scalar(_ node: TapeNode) -> ArchiveValue? {
+        node.scalar { wideIntegers[$0] }
+    }
+}
+
+extension ArchiveTape {
+    /// Calls `body` with a view of the tape.
+    func withView<Result>(_ body: (TapeView) -> Result) -> Result {
+        nodes.withUnsafeBufferPointer { nodes in
+            source.withUnsafeBytes { source in
+                text.withUnsafeBytes { text in
+                    classes.withUnsafeBufferPointer { classes in
+                        wideIntegers.withUnsafeBufferPointer { wideIntegers in
+                            withUnsafePointer(to: dataErrors) { dataErrors in
+                                body(TapeView(
+                                    nodes: nodes, source: source, sourceStart: self.source.startIndex, text: text, classes: classes,
+                                    wideIntegers: wideIntegers, dataErrors: dataErrors))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension TapeNode {
+    /// The value of a node of a kind that holds no bytes and no members (null, boolean,
+    /// integer, real, float, date, cycle), `wide` giving the tape's wide integers; nil for
+    /// another.
+    func scalar(wide: (Int) -> Int128) -> ArchiveValue? {
+        switch kind {
+        case .null: .null
+        case .boolean: .boolean(payload != 0)
+        case .integer: flags.contains(.wide) ? .integer(wide(Int(payload))) : .integer(Int128(Int64(bitPattern: payload)))
+        case .real: .real(Double(bitPattern: payload))
+        case .float: .float(Float(bitPattern: UInt32(truncatingIfNeeded: payload)))
+        case .date: .date(Double(bitPattern: payload))
+        case .cycle: .cycle(payload)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import XCTest
+@testable import RestorationKit
+
+/// `dump --json` writes each saved object's state straight from the decoder's tape
+/// (`JSONTapeValue`); these tests hold that text to the one the values made from the tape give
+/// (`JSONArchiveValue`), on every input, damaged copies and limits included.
+final class TapeJSONTests: XCTestCase {
+    func testEveryInputWritesAsItsValues() throws {
+        let inputs = try FixtureFiles.everyInput()
+        XCTAssertGreaterThan(inputs.count, 80)
+        var written = 0
+        for (name, bytes) in inputs {
+            let result = try bothWays(bytes)
+            XCTAssertTrue(result.fromTape == result.fromValues, name)
+            written += result.objectsOnTape > 0 ? 1 : 0
+        }
+        XCTAssertGreaterThan(written, 40)
+    }
+
+    /// Shapes no fixture has: fields and keys that begin with `$` (written with one more in
+    /// front, or as a tagged dictionary), keys that need escapes, keys that are not strings, and
+    /// view data with entries that are not views (left in the state).
+    func testKeysThatNeedCareWriteAsTheirValues() throws {
+        let bytes = try FixtureFiles.generated("""
+            g.binary(g.restoration_archive([("Root", g.view_controller_state(
+                odd=g.Obj("App.Odd", fields={"$dollar": 1, "$$two": "x", "plain": "quote \\" and \\\\ and \\u00e9", "tab\\there": 2}),
+                dollarKeys={"$k": 1, "a": 2}, intKeys={1: "one"}, escapedKeys={"new\\nline": 1, "é": 2},
+                **{"$state": 3, "kViewRestorationDataKey": {
+                    "TableView": g.keyed_archive_bytes({"$hidden": True, "frame": "{{0, 0}, {320, 480}}"}),
+                    7: "not a path", "Footer": "not an archive"}}))],
+                system_version="17.5", timestamp=g.NSDate(1.5), idiom=0))
+            """)
+        let result = try bothWays(bytes)
+        XCTAssertEqual(result.objectsOnTape, 1)
+        XCTAssertEqual(result.fromTape, result.fromValues)
+        for expected in [#""$$dollar": 1"#, #""$$$two": "x""#, #""$dictionary": ["#, #""new\nline": 1"#, #""$state": 3"#, #""$hidden": true"#, #""Footer""#] {
+            XCTAssertTrue(result.fromTape.contains(expected), expected)
+        }
+    }
+
+    func testEveryByteFlippedWritesAsItsValues() throws {
+        // Flips inside the saved objects' archives reach every kind of node: strings (plain or
+        // not, non-ASCII), keys with `$`, dictionaries with other keys, data, references.
+        for (name, step, masks) in [("ios7-plain.data", 1, [0xFF, 0x01, 0x80] as [UInt8]), ("ios8-tabbar.data", 3, [0xFF])] {
+            let bytes = try FixtureFiles.bytes(name)
+            var written = 0
+            for offset in stride(from: 0, to: bytes.count, by: step) {
+                for mask in masks {
+                    var damaged = bytes
+                    damaged[offset] ^= mask
+                    let result = try bothWays(damaged)
+                    XCTAssertTrue(result.fromTape == result.fromValues, "\(name): byte \(offset) ^ \(mask)")
+                    written += result.objectsOnTape > 0 ? 1 : 0
+                }
+            }
+            // Most flips leave objects on the tape: the comparison was exercised.
+            XCTAssertGreaterThan(written, bytes.count / step / 4, name)
+        }
+    }
+
+    func testTruncatedWritesAsItsValues() throws {
+        let bytes = try FixtureFiles.bytes("ios8-tabbar.data")
+        for length in stride(from: 0, to: bytes.count, by: 7) {
+            let result = try bothWays(Array(bytes.prefix(length)))
+            XCTAssertTrue(result.fromTape == result.fromValues, "truncated to \(length)")
+        }
+    }
+
+    func testLimitsGiveTheSameErrors() throws {
+        let bytes = try FixtureFiles.bytes("ios8-tabbar.data")
+        var variants: [DecodingLimits] = []
+        for nodes in [1, 10, 50, 100, 150, 200, 300, 500, 1_000, 10_000] {
+            variants.append(DecodingLimits(maxNodes: nodes))
+        }
+        for expanded in [10, 100, 1_000, 2_000, 4_000, 8_000, 100_000] {
+            variants.append(DecodingLimits(maxExpandedBytes: expanded))
+        }
+        for depth in [1, 2, 3, 5, 10, 127, 128, 129] {
+            variants.append(DecodingLimits(maxDepth: depth))
+        }
+        for archives in [1, 2, 3, 4] {
+            variants.append(DecodingLimits(maxArchiveDepth: archives))
+        }
+        for limits in variants {
+            let result = try bothWays(bytes, limits: limits)
+            XCTAssertEqual(result.fromTape, result.fromValues, "\(limits)")
+        }
+    }
+
+    func testSeveralDocumentsAreIndentedAsTheirValues() throws {
+        // In an array of documents every line of an object moves one level in.
+        let (onTape, values) = try documents("ios8-tabbar.data")
+        XCTAssertEqual(try JSONOutput.text([onTape, onTape], asArray: true), try JSONOutput.text([values, values], asArray: true))
+    }
+
+    func testNodeSinksGetTheObjectsMadeWhole() throws {
+        // A sink that does not take text (here the node builder) makes each object's values.
+        let (onTape, values) = try documents("ios8-tabbar.data")
+        func viaNodes(_ document: DumpDocument) throws -> String {
+            let node = JSONNodeBuilder.build { $0.writeNode(try! JSONTreeEncoder().encode(document)) }
+            var text: [UInt8] = []
+            JSONTextWriter.write(node) { text.append(contentsOf: $0.bytes) }
+            return String(decoding: text, as: UTF8.self)
+        }
+        XCTAssertEqual(try viaNodes(onTape), try viaNodes(values))
+        XCTAssertEqual(try viaNodes(onTape), try JSONOutput.text([values], asArray: false))
+    }
+
+    func testRestrictedToAPathAsTheirValues() throws {
+        let (onTape, values) = try documents("ios8-tabbar.data")
+        for object in values.archive.objects {
+            let prefix = object.identifierPath
+            XCTAssertEqual(
+                try JSONOutput.text([onTape.restricted(to: prefix)], asArray: false),
+                try JSONOutput.text([values.restricted(to: prefix)], asArray: false), prefix.rawValue)
+        }
+    }
+
+    func testManyObjectsWriteConcurrentlyAsOnOneThread() throws {
+        let (onTape, values) = try documents("many-objects.data")
+        let node = try JSONTreeEncoder().encode(onTape)
+        var texts: [String] = []
+        for allowsConcurrency in [false, true] {
+            var pieces: [JSONOutput.Piece] = []
+            var text: [UInt8] = []
+            JSONTextWriter.write(node, allowsConcurrency: allowsConcurrency) { piece in
+                pieces.append(piece)
+                text.append(contentsOf: piece.bytes)
+            }
+            // Concurrently, runs of objects come as pieces of their own that a sink may keep.
+            XCTAssertEqual(pieces.contains { $0.owner != nil }, allowsConcurrency)
+            texts.append(String(decoding: text, as: UTF8.self))
+        }
+        XCTAssertEqual(texts[0], texts[1])
+        XCTAssertEqual(texts[0], try JSONOutput.text([values], asArray: false))
+    }
+
+    func testALimitStopsTheTextAlike() throws {
+        let (onTape, values) = try documents("many-objects.data")
+        let whole = try JSONOutput.text([values], asArray: false).utf8.count
+        for limit in [0, 1000, whole / 3, whole - 1, whole] {
+            for document in [onTape, values] {
+                var handed = 0
+                let fits: Bool
+                do {
+                    try JSONOutput.write([document], asArray: false, limit: limit) { handed += $0.bytes.count }
+                    fits = true
+                } catch is JSONOutput.LimitExceeded {
+                    fits = false
+                }
+                XCTAssertEqual(fits, limit >= whole, "\(limit)")
+                XCTAssertLessThanOrEqual(handed, limit, "\(limit)")
+            }
+        }
+    }
+
+    func testDamagedManyObjectsWriteAsTheirValues() throws {
+        let bytes = try FixtureFiles.bytes("many-objects.data")
+        var written = 0
+        for offset in stride(from: 0, to: bytes.count, by: 601) {
+            var damaged = bytes
+            damaged[offset] ^= 0xFF
+            let result = try bothWays(damaged)
+            XCTAssertTrue(result.fromTape == result.fromValues, "byte \(offset)")
+            written += result.objectsOnTape > 0 ? 1 : 0
+        }
+        XCTAssertGreaterThan(written, bytes.count / 601 / 8)
+    }
+
+    /// A fixture's document with every object's state on the tape, and with values made whole.
+    private func documents(_ name: String) throws -> (onTape: DumpDocument, values: DumpDocument) {
+        let bytes = try FixtureFiles.bytes(name)
+        let onTape = try DumpDocument(bytes: bytes[...], file: "a", limits: .default, minimumKeys: 0)
+        XCTAssertGreaterThan(objectsOnTape(onTape), 0, name)
+        return (onTape, DumpDocument(file: "a", archive: try RestorationArchive(bytes: bytes[...])))
+    }
+
+    private func objectsOnTape(_ document: DumpDocument) -> Int {
+        document.archive.objects.indices.filter { document.deferred?.defers($0) == true }.count
+    }
+
+    /// `dump --json`'s text for `bytes` with every object's state on the tape and with values
+    /// made whole, each an error's text when reading fails, and how many objects were on the tape.
+    private func bothWays(_ bytes: [UInt8], limits: DecodingLimits = .default) throws -> (fromTape: String, fromValues: String, objectsOnTape: Int) {
+        var objects = 0
+        let fromTape: String
+        do {
+            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: limits, minimumKeys: 0)
+            objects = objectsOnTape(document)
+            fromTape = try JSONOutput.text([document], asArray: false)
+        } catch let error as ArchiveError {
+            fromTape = "error: \(error)"
+        }
+        let fromValues: String
+        do {
+            fromValues = try JSONOutput.text([DumpDocument(file: "x", archive: try RestorationArchive(bytes: bytes[...], limits: limits))], asArray: false)
+        } catch let error as ArchiveError {
+            fromValues = "error: \(error)"
+        }
+        return (fromTape, fromValues, objects)
+    }
+}
