@@ -56,7 +56,7 @@ struct Dump: ParsableCommand {
         var lastArchive: (RestorationArchive, DeferredStates?)?
         for file in files {
             if json {
-                // Read for JSON alone, which lets a plain archive take the streaming road.
+                // Each saved object's state stays on the decoder's tape until it is written.
                 do {
                     var document = try DumpDocument(contentsOf: file, file: file, limits: decoding.limits, interpret: !raw)
                     if let prefix = restriction(for: document.archive, file: file) {

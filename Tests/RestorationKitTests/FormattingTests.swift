@@ -95,6 +95,24 @@ final class ReferenceDateTests: XCTestCase {
 }
 
 final class FormattingTests: XCTestCase {
+    /// Plain text (printable ASCII, no quote or backslash) is found a word at a time: every byte
+    /// value, at every position of runs shorter and longer than a word, against a byte's test.
+    func testPlainTextIsFoundByteForByte() {
+        func isPlainByte(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        for length in [1, 5, 7, 8, 9, 15, 16, 17, 23] {
+            for position in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = byte
+                    let plain = bytes.withUnsafeBytes(TextEscaping.isPlain)
+                    XCTAssertEqual(plain, isPlainByte(byte), "\(byte) at \(position) of \(length)")
+                    XCTAssertEqual(bytes.withUnsafeBytes(TextEscaping.writtenSize) == length, plain, "\(byte) at \(position) of \(length)")
+                }
+            }
+        }
+        XCTAssertTrue(UnsafeRawBufferPointer(start: nil, count: 0).isEmpty && TextEscaping.isPlain(UnsafeRawBufferPointer(start: nil, count: 0)))
+    }
+
     func testEscapingKeepsOutputOnOneSafeLine() {
         XCTAssertEqual(TextEscaping.escape("plain Zürich ☕"), "plain Zürich ☕")
         XCTAssertEqual(TextEscaping.escape("a\nb\tc"), "a\\nb\\tc")

@@ -32,10 +32,9 @@ struct JSONTextWriter: JSONSink {
         output = ByteBuffer(capacity: Self.chunkSize + (1 << 16))
     }
 
-    /// A writer that keeps its whole text (in `output`, which may be a buffer used again), for a
-    /// value at nesting `level`: one element of an array being written concurrently, or a part
-    /// of the document rendered ahead.
-    init(level: Int, output: ByteBuffer = ByteBuffer()) {
+    /// A writer that keeps its whole text (in `output`), for values at nesting `level`: a run of
+    /// the elements of an array being written concurrently.
+    init(level: Int, output: ByteBuffer) {
         self.sink = nil
         self.level = level
         self.output = output

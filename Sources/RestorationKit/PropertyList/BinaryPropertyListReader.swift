@@ -72,12 +72,6 @@ struct BinaryPropertyList: PropertyListObjectTable {
         (try? offsetOfObject(index)).map { base + $0 }
     }
 
-    /// Whether object `index` is data (by its marker alone; `rawObject` checks the rest).
-    func isData(_ index: Int) -> Bool {
-        guard let offset = try? offsetOfObject(index) else { return false }
-        return buffer[offset] >> 4 == 0x4
-    }
-
     private static func readTrailer(_ buffer: UnsafeRawBufferPointer, base: Int) throws(PropertyListError) -> Trailer {
         let size = buffer.count
         let magicSize = BinaryPropertyListReader.magicSize
@@ -177,7 +171,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
     }
 
     /// One object as the format stores it, every bound checked, payloads left in the buffer:
-    /// `object` builds values from it, and the dump's streaming path reads it without building any.
+    /// `object` builds values from it, and `item` reads it for the decoder without building any.
     enum RawObject {
         case boolean(Bool)
         case integer(Int128)

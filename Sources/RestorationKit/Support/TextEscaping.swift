@@ -106,7 +106,19 @@ package enum TextEscaping {
     /// Whether every byte is printable ASCII other than a quote or backslash: text every output
     /// writes as it is, whose written size is its length.
     static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        everyWord(of: bytes) { wordIsPlain($0) && $0.hasNoQuote }
+        everyWord(of: bytes, wordIsPlainWithoutQuote)
+    }
+
+    /// `wordIsPlain` and no double quote, the tests combined without a branch: every string
+    /// the decoder reads passes through here.
+    @inline(__always)
+    private static func wordIsPlainWithoutQuote(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        /// High bits where a byte of `value` is zero (exact as to whether one is).
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
+        let control = (word &- ones &* 0x20) & ~word
+        let found = word | control | zeroBytes(word ^ (ones &* 0x7F)) | zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x22))
+        return found & (ones &* 0x80) == 0
     }
 
     static func writtenSize(_ text: String) -> Int {
@@ -134,15 +146,6 @@ package enum TextEscaping {
         case 0x10FF00...0x10FFFF: true  // where `RawPath` keeps the bytes of a name that are not UTF-8
         default: false
         }
-    }
-}
-
-private extension UInt64 {
-    /// Whether none of the eight bytes is a double quote.
-    var hasNoQuote: Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quotes = self ^ (ones &* 0x22)
-        return (quotes &- ones) & ~quotes & (ones &* 0x80) == 0
     }
 }
 
