@@ -89,17 +89,14 @@ package struct TextDumpFormatter: Sendable {
         guard archive.isRestorationArchive else {
             out.blank()
             out.line("Top-Level Keys:")
-            fields(archive.appState.entries, indent: 1, into: &out)
+            fields(archive.appState, indent: 1, into: &out)
             return [out]
         }
         header(archive, into: &out)
         classMap(archive, into: &out)
         identifierPaths(archive, into: &out)
         guard inParts, !out.isFull else {
-            var strings = RepeatedStrings()
-            for index in archive.objects.indices where !out.isFull {
-                object(at: index, of: archive, deferred: deferred, sharing: &strings, into: &out)
-            }
+            objects(archive.objects.indices, of: archive, deferred: deferred, into: &out)
             appState(archive, into: &out)
             return [out]
         }
@@ -120,23 +117,48 @@ package struct TextDumpFormatter: Sendable {
         let budget = SharedTextBudget(limit: outputLimit, spent: spent)
         return DeepStack.mapParts(of: archive.objects.count, stackSize: DeferredStates.stackSize(for: deferred)) { range in
             var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
-            var strings = RepeatedStrings()
-            for index in range where !out.isFull {
-                object(at: index, of: archive, deferred: deferred, sharing: &strings, into: &out)
-            }
+            objects(range, of: archive, deferred: deferred, into: &out)
             return out
         }
     }
 
-    private func object(at index: Int, of archive: RestorationArchive, deferred: DeferredStates?, sharing strings: inout RepeatedStrings, into out: inout TextOutput) {
-        object(deferred?.object(at: index, of: archive, sharing: &strings) ?? archive.objects[index], into: &out)
+    /// The objects at `indices`: those whose state is on the tape written from its nodes, the
+    /// others from their values.
+    private func objects(_ indices: Range<Int>, of archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
+        guard let deferred else {
+            for index in indices where !out.isFull { object(archive.objects[index], into: &out) }
+            return
+        }
+        deferred.tape.withView { view in
+            let values = TextDumpValues(formatter: self, view: view)
+            for index in indices where !out.isFull {
+                guard let parts = deferred.parts(at: index, in: view) else {
+                    object(archive.objects[index], into: &out)
+                    continue
+                }
+                heading(of: archive.objects[index], into: &out)
+                let leftovers = parts.leftovers.isEmpty ? nil : (parts.viewData!, parts.leftovers)
+                values.fields(of: parts.archive, positions: parts.state, leftovers: leftovers, indent: 1, into: &out)
+                guard let viewData = parts.viewData else { continue }
+                for position in parts.views where !out.isFull {
+                    viewHeading(view.string(of: view.nodes[viewData.first + position]), into: &out)
+                    values.fields(of: view.nodes[viewData.first + viewData.memberCount + position], indent: 2, into: &out)
+                }
+            }
+        }
     }
 
     private func appState(_ archive: RestorationArchive, into out: inout TextOutput) {
         guard !archive.appState.isEmpty else { return }
         out.blank()
         out.line("App State:")
-        fields(archive.appState.entries, indent: 1, into: &out)
+        fields(archive.appState, indent: 1, into: &out)
+    }
+
+    /// Fields given as values, put on a tape to be written.
+    private func fields(_ fields: ArchiveFields, indent: Int, into out: inout TextOutput) {
+        let (tape, archive) = ArchiveTape.of(fields)
+        tape.withView { TextDumpValues(formatter: self, view: $0).fields(of: archive, indent: indent, into: &out) }
     }
 
     // MARK: Sections
@@ -154,9 +176,9 @@ package struct TextDumpFormatter: Sendable {
         }
         let rows: [(String, String)] = [
             ("Archive Version", version),
-            ("Bundle Version", archive.bundleVersion.map { summary(.string($0)) } ?? "(none)"),
-            ("System Version", archive.systemVersion.map { summary(.string($0)) } ?? "(none)"),
-            ("Timestamp", archive.timestamp.map(dateText) ?? "(none)"),
+            ("Bundle Version", archive.bundleVersion.map(Self.quoted) ?? "(none)"),
+            ("System Version", archive.systemVersion.map(Self.quoted) ?? "(none)"),
+            ("Timestamp", archive.timestamp.map(Self.dateText) ?? "(none)"),
             ("User Interface Idiom", idiom ?? "(none)"),
         ]
         aligned(rows, indent: 0, into: &out)
@@ -185,7 +207,30 @@ package struct TextDumpFormatter: Sendable {
         }
     }
 
+    /// An object read whole: its values put on a tape to be written.
     private func object(_ object: RestorationObject, into out: inout TextOutput) {
+        heading(of: object, into: &out)
+        var builder = TapeBuilder()
+        let entry = object.undecodedEntry.map { builder.append($0) }
+        let state = object.state.map { builder.appendFields($0, as: .archive) }
+        let views = object.views.map { builder.appendFields($0.state, as: .archive) }
+        ArchiveTape(builder, root: .null).withView { view in
+            let values = TextDumpValues(formatter: self, view: view)
+            if let entry {
+                values.fields(1, indent: 1, into: &out) { _ in (.text("Entry"), .node(entry)) }
+            }
+            if let state {
+                values.fields(of: state, indent: 1, into: &out)
+            }
+            for (index, view) in object.views.enumerated() where !out.isFull {
+                viewHeading(view.identifierPath.rawValue, into: &out)
+                values.fields(of: views[index], indent: 2, into: &out)
+            }
+        }
+    }
+
+    /// An object's first lines: its path, restoration class and why it has no state.
+    private func heading(of object: RestorationObject, into out: inout TextOutput) {
         out.blank()
         out.line(style.paint("Object: " + TextEscaping.escape(object.identifierPath.rawValue), .cyan))
         if let restorationClass = object.restorationClass {
@@ -194,84 +239,13 @@ package struct TextDumpFormatter: Sendable {
         if let problem = object.stateProblem {
             out.line(Self.indentStep + "(no state: " + TextEscaping.escape(problem) + ")")
         }
-        if let entry = object.undecodedEntry {
-            fields(CollectionOfOne(("Entry", entry)), indent: 1, into: &out)
-        }
-        if let state = object.state {
-            fields(state.entries, indent: 1, into: &out)
-        }
-        for view in object.views {
-            out.line(Self.indentStep + style.paint("View: " + TextEscaping.escape(view.identifierPath.rawValue), .cyan))
-            fields(view.state.entries, indent: 2, into: &out)
-        }
     }
 
-    // MARK: Values
-
-    /// Labels longer than this do not widen their siblings' dots: one long key (an archive may
-    /// hold one of 100 KB) would otherwise pad every other line of its container to its length.
-    static let maximumAlignedLabel = 64
-
-    /// Writes each entry on a line of its own: indentation, its label (the key, escaped), dots
-    /// up to the longest label's end, the value's summary; then a container's children, one
-    /// level deeper.
-    private func fields<Entries: Sequence>(_ entries: Entries, indent: Int, into out: inout TextOutput) where Entries.Element == (String, ArchiveValue) {
-        var longest = 0
-        for (key, _) in entries {
-            longest = max(longest, Self.labelWidth(key))
-        }
-        for (key, value) in entries where !out.isFull {
-            entry(value, indent: indent, longest: longest, into: &out) { $0.appendLabel(key) }
-        }
+    private func viewHeading(_ path: String, into out: inout TextOutput) {
+        out.line(Self.indentStep + style.paint("View: " + TextEscaping.escape(path), .cyan))
     }
 
-    /// Writes the elements of an array or set as `fields` writes entries, labelled `[index]`.
-    private func elements(_ elements: [ArchiveValue], indent: Int, into out: inout TextOutput) {
-        // The longest label is the last index's.
-        let longest = TextOutput.decimalWidth(elements.count - 1) + 2
-        for (index, value) in elements.enumerated() where !out.isFull {
-            entry(value, indent: indent, longest: longest, into: &out) { out in
-                out.append("[")
-                out.appendDecimal(index)
-                out.append("]")
-                return TextOutput.decimalWidth(index) + 2
-            }
-        }
-    }
-
-    /// One entry's line, its label written by `label` (which returns the label's width), then
-    /// the value's children.
-    private func entry(_ value: ArchiveValue, indent: Int, longest: Int, into out: inout TextOutput, label: (inout TextOutput) -> Int) {
-        out.indent(indent)
-        let width = label(&out)
-        out.dots(max(min(longest, Self.maximumAlignedLabel) - width, 0) + 4)
-        writeSummary(value, into: &out)
-        out.endLine()
-        children(of: value, indent: indent + 1, into: &out)
-    }
-
-    /// The children of a container, as `fields` writes them.
-    private func children(of value: ArchiveValue, indent: Int, into out: inout TextOutput) {
-        switch value {
-        case .array(let elements), .set(let elements), .orderedSet(let elements):
-            guard !elements.isEmpty else { return }
-            self.elements(elements, indent: indent, into: &out)
-        case .dictionary(let dictionary):
-            guard dictionary.count > 0 else { return }
-            fields(dictionary.entries.lazy.map { entry in
-                if case .string(let key) = entry.key { return (key, entry.value) }
-                return ("(" + summary(entry.key) + ")", entry.value)
-            }, indent: indent, into: &out)
-        case .object(let object):
-            fields(object.fields.entries, indent: indent, into: &out)
-        case .archive(let archive):
-            fields(archive.top.entries, indent: indent, into: &out)
-        case .url(let url) where url.base != .null:
-            fields(CollectionOfOne(("base", url.base)), indent: indent, into: &out)
-        default:
-            return
-        }
-    }
+    // MARK: Text
 
     /// How many characters `label` takes, as `String.count` counts them; ASCII, the usual
     /// case, without breaking it into grapheme clusters.
@@ -280,7 +254,7 @@ package struct TextDumpFormatter: Sendable {
     }
 
     /// The width of `key` once escaped; plain ASCII, the usual case, is not escaped.
-    private static func labelWidth(_ key: String) -> Int {
+    static func labelWidth(_ key: String) -> Int {
         TextEscaping.isPlainASCII(key) ? key.utf8.count : width(TextEscaping.escape(key))
     }
 
@@ -289,93 +263,29 @@ package struct TextDumpFormatter: Sendable {
         for (label, value) in rows where !out.isFull {
             out.indent(indent)
             out.append(label)
-            out.dots(max(min(longest, Self.maximumAlignedLabel) - label.count, 0) + 4)
+            out.dots(max(min(longest, TextDumpValues.maximumAlignedLabel) - label.count, 0) + 4)
             out.append(value)
             out.endLine()
         }
     }
 
-    /// Writes the one-line description of a value; containers are followed by their `children`.
-    private func writeSummary(_ value: ArchiveValue, into out: inout TextOutput) {
-        switch value {
-        case .null: out.append("nil")
-        case .string(let string): writeQuoted(string, into: &out)
-        case .integer(let integer): out.appendDecimal(integer)
-        case .real(let real): out.append(realText(real))
-        case .float(let float): out.append(float.isFinite ? float.description : realText(Double(float)))
-        case .boolean(let boolean): out.append(boolean ? "Yes" : "No")
-        case .date(let seconds): out.append(dateText(seconds))
-        case .data(let data):
-            out.appendDecimal(data.bytes.count)
-            out.append(" bytes")
-            if !data.bytes.isEmpty {
-                out.append(": ")
-                out.appendHexPreview(data.bytes, limit: previewBytes)
-            }
-            if let error = data.archiveError {
-                out.append(" (not a readable keyed archive: ")
-                out.appendEscaped(error)
-                out.append(")")
-            }
-        case .array(let elements): writeCount(elements.count, "Array (", "item", "items", into: &out)
-        case .set(let elements): writeCount(elements.count, "Set (", "item", "items", into: &out)
-        case .orderedSet(let elements): writeCount(elements.count, "Ordered Set (", "item", "items", into: &out)
-        case .dictionary(let dictionary): writeCount(dictionary.count, "Dictionary (", "entry", "entries", into: &out)
-        case .uuid(let bytes):
-            out.append("UUID ")
-            out.append(ByteFormatting.uuidString(bytes))
-        case .url(let url):
-            out.append("URL ")
-            writeQuoted(url.relative, into: &out)
-            if url.base != .null { out.append(" relative to:") }
-        case .object(let object):
-            writeClassName(object.className, into: &out)
-            for superclass in object.classChain.dropFirst() {
-                out.append(" : ")
-                out.appendEscaped(superclass)
-            }
-            if let hints = object.classHints {
-                out.append(" (class hints: ")
-                for (index, hint) in hints.enumerated() {
-                    if index > 0 { out.append(", ") }
-                    out.appendEscaped(hint)
-                }
-                out.append(")")
-            }
-        case .reference(let path):
-            out.append("Object Identifier Proxy: ")
-            out.appendEscaped(path)
-        case .archive(let archive): writeCount(archive.top.count, "Keyed Archive (", "key", "keys", into: &out)
-        case .cycle(let uid):
-            out.append("(cycle: back to $objects[")
-            out.appendDecimal(uid)
-            out.append("], which contains this value)")
-        }
-    }
-
     /// The one-line description of a value, as `dump` writes it.
     func summary(_ value: ArchiveValue) -> String {
+        var builder = TapeBuilder()
+        let node = builder.append(value)
+        return ArchiveTape(builder, root: node).withView { TextDumpValues(formatter: self, view: $0).summary(.node(node)) }
+    }
+
+    /// A string as a value is written: between double quotes, escaped, its quotes too.
+    static func quoted(_ string: String) -> String {
         var out = TextOutput(capacity: 64)
-        writeSummary(value, into: &out)
-        return out.string
-    }
-
-    /// `prefix`, then `count` and its noun, then `)`: a container's summary.
-    private func writeCount(_ count: Int, _ prefix: StaticString, _ noun: StaticString, _ plural: StaticString, into out: inout TextOutput) {
-        out.append(prefix)
-        out.appendDecimal(count)
-        out.append(" ")
-        out.append(count == 1 ? noun : plural)
-        out.append(")")
-    }
-
-    private func writeQuoted(_ string: String, into out: inout TextOutput) {
         out.append("\"")
         out.appendEscaped(string, quotes: true)
         out.append("\"")
+        return out.string
     }
 
-    private func writeClassName(_ name: String, into out: inout TextOutput) {
+    func writeClassName(_ name: String, into out: inout TextOutput) {
         if demangle, let demangled = SwiftDemangler.demangle(name) {
             out.appendEscaped(demangled)
             out.append(" (")
@@ -392,11 +302,11 @@ package struct TextDumpFormatter: Sendable {
         return out.string
     }
 
-    private func dateText(_ seconds: Double) -> String {
+    static func dateText(_ seconds: Double) -> String {
         ReferenceDate.iso8601(seconds) ?? "date \(realText(seconds)) s from 2001-01-01T00:00:00Z (outside years 1-9999)"
     }
 
-    private func realText(_ real: Double) -> String {
+    static func realText(_ real: Double) -> String {
         if real.isNaN { return "nan" }
         if real.isInfinite { return real < 0 ? "-inf" : "inf" }
         return real.description
@@ -404,7 +314,7 @@ package struct TextDumpFormatter: Sendable {
 }
 
 /// The dump's own pieces: labels, padding and indentation.
-private extension TextOutput {
+extension TextOutput {
     /// Appends `key` escaped, as a label; returns its width (see `TextDumpFormatter.width`).
     mutating func appendLabel(_ key: String) -> Int {
         if appendIfPlainASCII(key) {
@@ -417,7 +327,7 @@ private extension TextOutput {
 
     /// Spaces and dots are written from these, not byte by byte.
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 4 * TextDumpFormatter.maximumIndent)
-    private static let dotRun = [UInt8](repeating: UInt8(ascii: "."), count: TextDumpFormatter.maximumAlignedLabel + 4)
+    private static let dotRun = [UInt8](repeating: UInt8(ascii: "."), count: TextDumpValues.maximumAlignedLabel + 4)
 
     /// `count` dots (at most `maximumAlignedLabel + 4`).
     mutating func dots(_ count: Int) {

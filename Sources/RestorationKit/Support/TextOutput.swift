@@ -92,7 +92,7 @@ struct TextOutput {
     }
 
     /// The first `limit` bytes in hex (see `ByteFormatting.hexPreview`).
-    mutating func appendHexPreview(_ bytes: ArraySlice<UInt8>, limit: Int) {
+    mutating func appendHexPreview<Bytes: Collection<UInt8>>(_ bytes: Bytes, limit: Int) {
         ByteFormatting.appendHexPreview(bytes, limit: limit) { buffer.append($0) }
     }
 

@@ -107,3 +107,93 @@ extension ArchiveTape {
         return ArchiveFields(keys: keys, values: values)
     }
 }
+
+/// Tapes made from values, for readers that read tapes only (the text dump) given values: an
+/// archive read whole, or a library user's.
+extension ArchiveTape {
+    /// A tape holding `fields` as the `$top` of an archive, and that archive's node.
+    static func of(_ fields: ArchiveFields) -> (tape: ArchiveTape, archive: TapeNode) {
+        var builder = TapeBuilder()
+        let archive = builder.appendFields(fields, as: .archive)
+        return (ArchiveTape(builder, root: archive), archive)
+    }
+}
+
+extension TapeBuilder {
+    /// Appends `value` as the decoder would have (its containers' children in blocks, strings
+    /// in the tape's text) and returns its node.
+    mutating func append(_ value: ArchiveValue) -> TapeNode {
+        switch value {
+        case .null: return .null
+        case .boolean(let boolean): return TapeNode(.boolean, payload: boolean ? 1 : 0)
+        case .integer(let integer): return self.integer(integer)
+        case .real(let real): return TapeNode(.real, payload: real.bitPattern)
+        case .float(let float): return TapeNode(.float, payload: UInt64(float.bitPattern))
+        case .date(let seconds): return TapeNode(.date, payload: seconds.bitPattern)
+        case .cycle(let uid): return TapeNode(.cycle, payload: uid)
+        case .string(let string): return text(.string, string)
+        case .reference(let path): return text(.reference, path)
+        case .data(let data):
+            let node = data.bytes.withUnsafeBytes { appendText(.data, $0) }
+            return data.archiveError.map { failedArchive(node, reason: $0) } ?? node
+        case .uuid(let bytes): return bytes.withUnsafeBytes { appendText(.uuid, $0) }
+        case .array(let elements): return appendBlock(.array, elements)
+        case .set(let elements): return appendBlock(.set, elements)
+        case .orderedSet(let elements): return appendBlock(.orderedSet, elements)
+        case .dictionary(let dictionary):
+            let mark = stack.count
+            for entry in dictionary.entries {
+                let key = append(entry.key)
+                stack.append(key)
+                let value = append(entry.value)
+                stack.append(value)
+            }
+            return TapeNode(.dictionary, count: dictionary.count, payload: UInt64(popPairs(from: mark)))
+        case .object(let object):
+            let index = intern(TapeClass(name: object.className, chain: object.classChain, hints: object.classHints))
+            let fields = appendFields(object.fields, as: .object)
+            return TapeNode(.object, count: fields.memberCount, payload: UInt64(index) << 32 | fields.payload)
+        case .url(let url):
+            let mark = stack.count
+            let relative = text(.string, url.relative)
+            stack.append(relative)
+            let base = append(url.base)
+            stack.append(base)
+            return TapeNode(.url, count: 2, payload: UInt64(popBlock(from: mark)))
+        case .archive(let archive): return appendFields(archive.top, as: .archive)
+        }
+    }
+
+    /// Named members as a block of names, then values: an archive's (`kind`), or an object's,
+    /// whose class the caller adds.
+    mutating func appendFields(_ fields: ArchiveFields, as kind: TapeKind) -> TapeNode {
+        let mark = stack.count
+        for (name, value) in fields.entries {
+            let key = text(.string, name)
+            stack.append(key)
+            let node = append(value)
+            stack.append(node)
+        }
+        return TapeNode(kind, count: fields.count, payload: UInt64(popPairs(from: mark)))
+    }
+
+    private mutating func appendBlock(_ kind: TapeKind, _ elements: [ArchiveValue]) -> TapeNode {
+        let mark = stack.count
+        for element in elements {
+            let node = append(element)
+            stack.append(node)
+        }
+        return TapeNode(kind, count: elements.count, payload: UInt64(popBlock(from: mark)))
+    }
+
+    /// A string's node (`kind`: string or reference), flagged `plain` as the decoder flags it.
+    private mutating func text(_ kind: TapeKind, _ string: String) -> TapeNode {
+        var string = string
+        return string.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            var node = appendText(kind, bytes)
+            if TextEscaping.isPlain(bytes) { node.flags.insert(.plain) }
+            return node
+        }
+    }
+}

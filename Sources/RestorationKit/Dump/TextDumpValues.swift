@@ -1,0 +1,241 @@
+/// The text dump's values, written from a tape's nodes: each entry on a line of its own
+/// (indentation, its label, dots up to the longest label's end, the value's summary), then a
+/// container's children one level deeper. Values given as values (an archive read whole) are
+/// put on a tape first (`ArchiveTape.of`), so there is one way of writing them.
+struct TextDumpValues {
+    let formatter: TextDumpFormatter
+    let view: TapeView
+
+    /// A line's label: a key (a string node), or text of ours.
+    enum Label {
+        case key(TapeNode)
+        case text(String)
+    }
+
+    /// A line's value: a node, or the entries at `positions` of a dictionary (the view data
+    /// left in a state, see `TapeObjectParts`).
+    enum Value {
+        case node(TapeNode)
+        case entries(of: TapeNode, positions: [Int])
+    }
+
+    /// Labels longer than this do not widen their siblings' dots: one long key (an archive may
+    /// hold one of 100 KB) would otherwise pad every other line of its container to its length.
+    static let maximumAlignedLabel = 64
+
+    /// The members of an archive or an object, keys as labels.
+    func fields(of node: TapeNode, indent: Int, into out: inout TextOutput) {
+        let (first, count) = (node.first, node.memberCount)
+        fields(count, indent: indent, into: &out) { (.key(view.nodes[first + $0]), .node(view.nodes[first + count + $0])) }
+    }
+
+    /// A state whose view data was split off (see `TapeObjectParts`): the archive's entries at
+    /// `positions`, then the view data's `leftovers` under its key, when there are any.
+    func fields(of archive: TapeNode, positions: [Int], leftovers: (TapeNode, [Int])?, indent: Int, into out: inout TextOutput) {
+        let (first, count) = (archive.first, archive.memberCount)
+        fields(positions.count + (leftovers == nil ? 0 : 1), indent: indent, into: &out) { index in
+            guard index < positions.count else { return (.text(RestorationKeys.viewRestorationData), .entries(of: leftovers!.0, positions: leftovers!.1)) }
+            return (.key(view.nodes[first + positions[index]]), .node(view.nodes[first + count + positions[index]]))
+        }
+    }
+
+    /// `count` entries, each line's label aligned with its siblings'.
+    func fields(_ count: Int, indent: Int, into out: inout TextOutput, _ entry: (Int) -> (Label, Value)) {
+        var longest = 0
+        for index in 0..<count {
+            longest = max(longest, labelWidth(entry(index).0))
+        }
+        for index in 0..<count where !out.isFull {
+            let (label, value) = entry(index)
+            line(value, indent: indent, longest: longest, into: &out) { writeLabel(label, into: &$0) }
+        }
+    }
+
+    /// The elements of an array or set, labelled `[index]`.
+    private func elements(of node: TapeNode, indent: Int, into out: inout TextOutput) {
+        // The longest label is the last index's.
+        let longest = TextOutput.decimalWidth(node.memberCount - 1) + 2
+        for index in 0..<node.memberCount where !out.isFull {
+            line(.node(view.nodes[node.first + index]), indent: indent, longest: longest, into: &out) { out in
+                out.append("[")
+                out.appendDecimal(index)
+                out.append("]")
+                return TextOutput.decimalWidth(index) + 2
+            }
+        }
+    }
+
+    /// One entry's line, its label written by `label` (which returns the label's width), then
+    /// the value's children.
+    private func line(_ value: Value, indent: Int, longest: Int, into out: inout TextOutput, label: (inout TextOutput) -> Int) {
+        out.indent(indent)
+        let width = label(&out)
+        out.dots(max(min(longest, Self.maximumAlignedLabel) - width, 0) + 4)
+        writeSummary(value, into: &out)
+        out.endLine()
+        children(of: value, indent: indent + 1, into: &out)
+    }
+
+    private func children(of value: Value, indent: Int, into out: inout TextOutput) {
+        guard case .node(let node) = value else {
+            if case .entries(let dictionary, let positions) = value { entries(of: dictionary, positions: positions, indent: indent, into: &out) }
+            return
+        }
+        switch node.kind {
+        case .array, .set, .orderedSet:
+            elements(of: node, indent: indent, into: &out)
+        case .dictionary:
+            entries(of: node, positions: Array(0..<node.memberCount), indent: indent, into: &out)
+        case .object, .archive:
+            fields(of: node, indent: indent, into: &out)
+        case .url where view.nodes[node.first + 1].kind != .null:
+            fields(1, indent: indent, into: &out) { _ in (.text("base"), .node(view.nodes[node.first + 1])) }
+        default:
+            return
+        }
+    }
+
+    /// A dictionary's entries at `positions`: string keys as labels, others by their summary.
+    private func entries(of dictionary: TapeNode, positions: [Int], indent: Int, into out: inout TextOutput) {
+        let (first, count) = (dictionary.first, dictionary.memberCount)
+        fields(positions.count, indent: indent, into: &out) { index in
+            let key = view.nodes[first + positions[index]]
+            return (key.kind == .string ? .key(key) : .text("(" + summary(.node(key)) + ")"), .node(view.nodes[first + count + positions[index]]))
+        }
+    }
+
+    // MARK: Labels
+
+    /// How many characters a label takes once written (see `TextDumpFormatter.labelWidth`).
+    private func labelWidth(_ label: Label) -> Int {
+        switch label {
+        case .key(let key):
+            let bytes = view.bytes(of: key)
+            return TextEscaping.isPlainASCII(bytes) ? bytes.count : TextDumpFormatter.labelWidth(String(decoding: bytes, as: UTF8.self))
+        case .text(let text):
+            return TextDumpFormatter.labelWidth(text)
+        }
+    }
+
+    /// Writes a label, escaped; returns its width.
+    private func writeLabel(_ label: Label, into out: inout TextOutput) -> Int {
+        switch label {
+        case .key(let key):
+            let bytes = view.bytes(of: key)
+            guard TextEscaping.isPlainASCII(bytes) else { return out.appendLabel(String(decoding: bytes, as: UTF8.self)) }
+            out.append(raw: bytes)
+            return bytes.count
+        case .text(let text):
+            return out.appendLabel(text)
+        }
+    }
+
+    // MARK: Summaries
+
+    /// The one-line description of a value.
+    func summary(_ value: Value) -> String {
+        var out = TextOutput(capacity: 64)
+        writeSummary(value, into: &out)
+        return out.string
+    }
+
+    /// Writes the one-line description of a value; containers are followed by their `children`.
+    func writeSummary(_ value: Value, into out: inout TextOutput) {
+        let node: TapeNode
+        switch value {
+        case .node(let valueNode): node = valueNode
+        case .entries(_, let positions): return writeCount(positions.count, "Dictionary (", "entry", "entries", into: &out)
+        }
+        switch node.kind {
+        case .null: out.append("nil")
+        case .string: writeQuoted(node, into: &out)
+        case .integer, .real, .float, .boolean, .date, .cycle:
+            writeScalar(view.scalar(node)!, into: &out)
+        case .data:
+            let bytes = view.bytes(of: node)
+            out.appendDecimal(bytes.count)
+            out.append(" bytes")
+            if !bytes.isEmpty {
+                out.append(": ")
+                out.appendHexPreview(bytes, limit: formatter.previewBytes)
+            }
+            if let error = view.dataError(node) {
+                out.append(" (not a readable keyed archive: ")
+                out.appendEscaped(error)
+                out.append(")")
+            }
+        case .array: writeCount(node.memberCount, "Array (", "item", "items", into: &out)
+        case .set: writeCount(node.memberCount, "Set (", "item", "items", into: &out)
+        case .orderedSet: writeCount(node.memberCount, "Ordered Set (", "item", "items", into: &out)
+        case .dictionary: writeCount(node.memberCount, "Dictionary (", "entry", "entries", into: &out)
+        case .uuid:
+            out.append("UUID ")
+            out.append(ByteFormatting.uuidString(Array(view.bytes(of: node))))
+        case .url:
+            out.append("URL ")
+            writeQuoted(view.nodes[node.first], into: &out)
+            if view.nodes[node.first + 1].kind != .null { out.append(" relative to:") }
+        case .object:
+            let objectClass = view.classes[node.classIndex]
+            formatter.writeClassName(objectClass.name, into: &out)
+            for superclass in objectClass.chain.dropFirst() {
+                out.append(" : ")
+                out.appendEscaped(superclass)
+            }
+            if let hints = objectClass.hints {
+                out.append(" (class hints: ")
+                for (index, hint) in hints.enumerated() {
+                    if index > 0 { out.append(", ") }
+                    out.appendEscaped(hint)
+                }
+                out.append(")")
+            }
+        case .reference:
+            out.append("Object Identifier Proxy: ")
+            out.appendEscaped(view.string(of: node))
+        case .archive: writeCount(node.memberCount, "Keyed Archive (", "key", "keys", into: &out)
+        }
+    }
+
+    private func writeScalar(_ value: ArchiveValue, into out: inout TextOutput) {
+        switch value {
+        case .integer(let integer): out.appendDecimal(integer)
+        case .real(let real): out.append(TextDumpFormatter.realText(real))
+        case .float(let float): out.append(float.isFinite ? float.description : TextDumpFormatter.realText(Double(float)))
+        case .boolean(let boolean): out.append(boolean ? "Yes" : "No")
+        case .date(let seconds): out.append(TextDumpFormatter.dateText(seconds))
+        case .cycle(let uid):
+            out.append("(cycle: back to $objects[")
+            out.appendDecimal(uid)
+            out.append("], which contains this value)")
+        default: preconditionFailure("not a scalar")
+        }
+    }
+
+    /// A string node between double quotes, escaped, its quotes too.
+    private func writeQuoted(_ node: TapeNode, into out: inout TextOutput) {
+        out.append("\"")
+        if node.flags.contains(.plain) {
+            out.append(raw: view.bytes(of: node))
+        } else {
+            out.appendEscaped(view.string(of: node), quotes: true)
+        }
+        out.append("\"")
+    }
+
+    /// `prefix`, then `count` and its noun, then `)`: a container's summary.
+    private func writeCount(_ count: Int, _ prefix: StaticString, _ noun: StaticString, _ plural: StaticString, into out: inout TextOutput) {
+        out.append(prefix)
+        out.appendDecimal(count)
+        out.append(" ")
+        out.append(count == 1 ? noun : plural)
+        out.append(")")
+    }
+}
+
+extension TapeView {
+    /// A string or reference node's bytes as a string.
+    func string(of node: TapeNode) -> String {
+        String(decoding: bytes(of: node), as: UTF8.self)
+    }
+}
