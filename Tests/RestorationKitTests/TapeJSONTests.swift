@@ -117,7 +117,7 @@ final class TapeJSONTests: XCTestCase {
     }
 
     func testManyObjectsWriteConcurrentlyAsOnOneThread() throws {
-        let (onTape, values) = try documents("many-objects.data")
+        let (onTape, values) = try generatedDocuments(objects: 300)
         let node = try JSONTreeEncoder().encode(onTape)
         var texts: [String] = []
         for allowsConcurrency in [false, true] {
@@ -136,9 +136,9 @@ final class TapeJSONTests: XCTestCase {
     }
 
     func testALimitStopsTheTextAlike() throws {
-        let (onTape, values) = try documents("many-objects.data")
+        let (onTape, values) = try generatedDocuments(objects: 300)
         let whole = try JSONOutput.text([values], asArray: false).utf8.count
-        for limit in [0, 1000, whole / 3, whole - 1, whole] {
+        for limit in [0, 1000, 70_000, whole / 3, whole - 1, whole] {
             for document in [onTape, values] {
                 var handed = 0
                 let fits: Bool
@@ -169,7 +169,16 @@ final class TapeJSONTests: XCTestCase {
 
     /// A fixture's document with every object's state on the tape, and with values made whole.
     private func documents(_ name: String) throws -> (onTape: DumpDocument, values: DumpDocument) {
-        let bytes = try FixtureFiles.bytes(name)
+        try documents(of: try FixtureFiles.bytes(name), name: name)
+    }
+
+    /// The same for an archive of `objects` saved objects (the benchmark's shape): enough to be
+    /// written in parts on several processors.
+    private func generatedDocuments(objects: Int) throws -> (onTape: DumpDocument, values: DumpDocument) {
+        try documents(of: try FixtureFiles.generated("g.benchmark_archive(__import__('random').Random(1), \(objects))"), name: "generated")
+    }
+
+    private func documents(of bytes: [UInt8], name: String) throws -> (onTape: DumpDocument, values: DumpDocument) {
         let onTape = try DumpDocument(bytes: bytes[...], file: "a", limits: .default, minimumKeys: 0)
         XCTAssertGreaterThan(objectsOnTape(onTape), 0, name)
         return (onTape, DumpDocument(file: "a", archive: try RestorationArchive(bytes: bytes[...])))

@@ -73,55 +73,41 @@ struct JSONTextWriter: JSONSink {
     }
 
     /// An array whose elements `element` writes, concurrently (see `writeConcurrently`) when
-    /// there are many of them and processors to spare.
+    /// there are many of them (see `DeepStack.parts(of:)`) and processors to spare.
     private mutating func writeElements(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
-        if sink != nil, allowsConcurrency, count >= Self.concurrentThreshold, DeepStack.availableThreads > 1 {
+        if sink != nil, allowsConcurrency, DeepStack.parts(of: count).count > 1, DeepStack.availableThreads > 1 {
             writeConcurrently(count: count, element)
         } else {
             writeArray(count: count, element)
         }
     }
 
-    /// Arrays of at least this many deferred elements (a document's objects) are written by
-    /// `writeConcurrently`.
-    private static var concurrentThreshold: Int { 64 }
-    /// Elements rendered at once: their text is held until it is written.
-    private static var concurrentBatch: Int { 512 }
-
-    /// Writes an array of deferred archive content a batch at a time: each batch is cut into
-    /// runs of elements, each run rendered on one of the processors by a writer of its own at
-    /// this level into a buffer kept for the next batch, then the runs' texts go to the sink in
-    /// order. The text is the same as `writeNode`'s; elements share nothing but immutable values.
+    /// Writes an array of deferred archive content in parts (see `DeepStack.mapParts`), each
+    /// written on one of the processors by a writer of its own at this level into a buffer of
+    /// its own, then handed to the sink in order, which may keep it. The text is the same as
+    /// `writeArray`'s; elements share nothing but immutable values. The parts stop soon after
+    /// their text together passes what the limit leaves.
     private mutating func writeConcurrently(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
         output.append(UInt8(ascii: "["))
         level += 1
         let (elementLevel, compact) = (level, compact)
+        let budget = SharedTextBudget(limit: limit == .max ? .max : limit - handedOver - output.count, spent: 0)
         // Helpers get as much stack as this thread has left, so they can go as deep as it can.
-        let stackSize = StackBounds.remainingOnCurrentThread()
-        // More runs than processors, so that one slow run does not keep the others waiting.
-        let runs = 4 * DeepStack.availableThreads
-        var runCapacity = 64 << 10
-        for batchStart in stride(from: 0, to: count, by: Self.concurrentBatch) where !isFull {
-            let batch = batchStart..<min(batchStart + Self.concurrentBatch, count)
-            let runLength = (batch.count + runs - 1) / runs
-            // New buffers for each batch, made by the processor that fills them and handed to
-            // the sink, which may keep them.
-            var buffers = [ByteBuffer?](repeating: nil, count: runs)
-            buffers.withUnsafeMutableBufferPointer { buffers in
-                DeepStack.concurrentPerform(count: runs, threads: DeepStack.availableThreads, stackSize: stackSize) { run in
-                    var writer = JSONTextWriter(level: elementLevel, output: ByteBuffer(capacity: runCapacity))
-                    writer.compact = compact
-                    for index in batch.clamped(to: (batch.lowerBound + run * runLength)..<(batch.lowerBound + (run + 1) * runLength)) {
-                        writer.startMember(first: index == 0)
-                        element(&writer, index)
-                    }
-                    buffers[run] = writer.output
-                }
+        let parts = DeepStack.mapParts(of: count, stackSize: StackBounds.remainingOnCurrentThread()) { range in
+            // Room for about 2 KiB an element, taken at once: room never written costs no memory.
+            var writer = JSONTextWriter(level: elementLevel, output: ByteBuffer(capacity: range.count * 2048))
+            writer.compact = compact
+            var reported = 0
+            for index in range {
+                writer.startMember(first: index == 0)
+                element(&writer, index)
+                guard writer.output.count - reported >= SharedTextBudget.step else { continue }
+                if budget.spend(writer.output.count - reported) { break }
+                reported = writer.output.count
             }
-            for buffer in buffers { handOver(buffer!) }
-            // Room for a run like the largest of this batch, and some.
-            runCapacity = buffers.reduce(0) { max($0, $1!.count) } * 9 / 8 + 4096
+            return writer.output
         }
+        for part in parts where !isFull { handOver(part) }
         level -= 1
         close(UInt8(ascii: "]"))
     }

@@ -89,10 +89,17 @@ public struct RestorationArchive: Hashable, Sendable {
             $0.integerValue.map(UserInterfaceIdiom.init(rawValue:))
         }
         restorationClassMap = reader.take(RestorationKeys.classMap, as: "a dictionary of path strings to class-name strings") { value in
-            guard case .dictionary(let dictionary) = value, let fields = dictionary.stringKeyed else { return nil }
-            let names = fields.values.compactMap(\.stringValue)
-            guard names.count == fields.count else { return nil }
-            return OrderedFields(keys: fields.keys, values: names)
+            // Keys and names gathered first: the map indexes its tens of thousands of paths once.
+            guard case .dictionary(let dictionary) = value else { return nil }
+            var (paths, names) = ([String](), [String]())
+            paths.reserveCapacity(dictionary.count)
+            names.reserveCapacity(dictionary.count)
+            for entry in dictionary.entries {
+                guard case .string(let path) = entry.key, case .string(let name) = entry.value else { return nil }
+                paths.append(path)
+                names.append(name)
+            }
+            return OrderedFields(keys: paths, values: names)
         } ?? .empty
         identifierPaths = reader.take(RestorationKeys.identifierPaths, as: "an array of path strings") { value in
             guard case .array(let elements) = value else { return nil }
