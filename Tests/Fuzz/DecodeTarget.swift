@@ -17,7 +17,7 @@ let fixedPath: String = {
 }()
 let fixedArchive = try! RestorationArchive(contentsOf: fixedPath)
 /// The same, read with its states left on the tape.
-let fixedDeferred = try! DeferredStates.read(bytes: InputFile.read(fixedPath)[...], limits: .default, minimumKeys: 0)
+let fixedDeferred = try! DeferredStates.read(bytes: InputFile.read(fixedPath)[...], limits: .default)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -30,7 +30,7 @@ func exercise(_ bytes: [UInt8]) {
     // dump --json's document with every state written from the tape must give the text of the
     // values made whole, or fail as reading them does.
     let fromTape = DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
-        (try? DumpDocument(bytes: bytes[...], file: "fuzz", limits: fuzzLimits, minimumKeys: 0)).map { try? JSONOutput.text([$0], asArray: false) }
+        (try? DumpDocument(bytes: bytes[...], file: "fuzz", limits: fuzzLimits)).map { try? JSONOutput.text([$0], asArray: false) }
     }
     // The decoder's tape: every node within it, the same whether nested archives are decoded
     // ahead on other threads or in place.
@@ -45,7 +45,7 @@ func exercise(_ bytes: [UInt8]) {
         let materialised = DeepStack.run(stackSize: stackSize) { (tape.keyedArchive(concurrently: false, stackSize: stackSize), ahead?.keyedArchive(concurrently: true, stackSize: stackSize)) }
         precondition(materialised.0 == materialised.1, "decoding nested archives ahead changed the archive")
     }
-    let deferredRead = try? DeferredStates.read(bytes: bytes[...], limits: fuzzLimits, minimumKeys: 0)
+    let deferredRead = try? DeferredStates.read(bytes: bytes[...], limits: fuzzLimits)
     guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else {
         precondition(fromTape == nil, "the JSON document read a file the decoder rejects")
         precondition(tape == nil, "the tape was made from a file the decoder rejects")

@@ -217,9 +217,13 @@ final class ArchiveValidatorTests: XCTestCase {
         let diagnostics = ArchiveValidator().validate(large)
         let context = ValidationContext(large, deferred: nil)
         context.viewPaths = ExactTextSet(large.objects.flatMap { $0.views.map(\.identifierPath.rawValue) })
-        let inOnePiece = MetadataRules.check(large, expectedBundleVersion: nil)
-            + large.objects.flatMap { PathRules.check($0, context) } + PathRules.checkArchive(context)
-            + large.objects.flatMap { ReferenceRules.check($0, context) } + ReferenceRules.checkApp(context)
+        var (pathFindings, referenceFindings) = ([Diagnostic](), [Diagnostic]())
+        large.forEachObjectOnTape(large.objects.indices, deferred: nil) { object, onTape, view in
+            pathFindings += PathRules.check(object, onTape, in: view, context)
+            referenceFindings += ReferenceRules.check(object, onTape, in: view, context)
+        }
+        let metadata = MetadataRules.check(large, expectedBundleVersion: nil)
+        let inOnePiece = metadata + pathFindings + PathRules.checkArchive(context) + referenceFindings + ReferenceRules.checkApp(context)
         XCTAssertGreaterThan(DeepStack.parts(of: large.objects.count).count, 8)
         XCTAssertGreaterThan(diagnostics.count, 500)
         // Compared as a whole: a failure would print every finding.

@@ -28,12 +28,12 @@ final class DeferredStatesTests: XCTestCase {
                 whole = try RestorationArchive(bytes: bytes[...])
             } catch {
                 // The same error, word for word.
-                XCTAssertThrowsError(try DeferredStates.read(bytes: bytes[...], limits: .default, minimumKeys: 0), name) { deferredError in
+                XCTAssertThrowsError(try DeferredStates.read(bytes: bytes[...], limits: .default), name) { deferredError in
                     XCTAssertEqual(String(describing: deferredError), String(describing: error), name)
                 }
                 continue
             }
-            let (archive, deferred) = try DeferredStates.read(bytes: bytes[...], limits: .default, minimumKeys: 0)
+            let (archive, deferred) = try DeferredStates.read(bytes: bytes[...], limits: .default)
             XCTAssertEqual(archive.objects.indices.map { deferred.object(at: $0, of: archive) }, whole.objects, name)
             XCTAssertEqual(archive.appState, whole.appState, name)
             XCTAssertEqual(archive.notes, whole.notes, name)
@@ -62,7 +62,7 @@ final class DeferredStatesTests: XCTestCase {
     func testUnreadEntriesAreShownWhole() throws {
         for name in ["validate/repeated-top-key.data", "validate/unlisted-object.data", "not-restoration.data"] {
             let bytes = try FixtureFiles.bytes(name)
-            let (archive, _) = try DeferredStates.read(bytes: bytes[...], limits: .default, minimumKeys: 0)
+            let (archive, _) = try DeferredStates.read(bytes: bytes[...], limits: .default)
             XCTAssertEqual(archive.appState, try RestorationArchive(bytes: bytes[...]).appState, name)
             XCTAssertFalse(archive.appState.values.contains(ArchiveTape.deferredArchive), name)
         }
@@ -75,7 +75,7 @@ final class DeferredStatesTests: XCTestCase {
             + (try FileManager.default.contentsOfDirectory(atPath: FixtureFiles.path("diff"))).sorted().map { "diff/" + $0 }
         let read = try names.map { name in
             let bytes = try FixtureFiles.bytes(name)
-            return (name: name, whole: try RestorationArchive(bytes: bytes[...]), deferred: try DeferredStates.read(bytes: bytes[...], limits: .default, minimumKeys: 0))
+            return (name: name, whole: try RestorationArchive(bytes: bytes[...]), deferred: try DeferredStates.read(bytes: bytes[...], limits: .default))
         }
         var changed = 0
         for a in read {
@@ -94,7 +94,7 @@ final class DeferredStatesTests: XCTestCase {
     /// compared as values.
     func testIdenticalEntriesAreEqualObjects() throws {
         func read(_ name: String) throws -> (RestorationArchive, DeferredStates) {
-            try DeferredStates.read(bytes: FixtureFiles.bytes(name)[...], limits: .default, minimumKeys: 0)
+            try DeferredStates.read(bytes: FixtureFiles.bytes(name)[...], limits: .default)
         }
         func identical(_ a: (RestorationArchive, DeferredStates), _ b: (RestorationArchive, DeferredStates)) -> [String: Bool] {
             var found: [String: Bool] = [:]
@@ -118,16 +118,14 @@ final class DeferredStatesTests: XCTestCase {
         XCTAssertEqual(reordered.0.1.object(at: settings, of: reordered.0.0), reordered.1.1.object(at: otherSettings, of: reordered.1.0))
     }
 
-    /// An archive with fewer `$top` keys than the threshold (by default, a small one) is read
-    /// whole; from the threshold on, its saved objects' states are left on the tape.
-    func testOnlySmallArchivesAreReadWhole() throws {
+    /// Saved objects' states are left on the tape, small archives' too, unless the archive is
+    /// asked for whole.
+    func testArchivesAreReadWholeOnlyWhenAsked() throws {
         let bytes = try FixtureFiles.bytes("validate/clean.data")
-        let keys = try RestorationArchive(bytes: bytes[...]).archive.top.count
-        XCTAssertLessThan(keys, DeferredStates.minimumDeferredKeys)
-        for (minimumKeys, defers) in [(DeferredStates.minimumDeferredKeys, false), (keys + 1, false), (keys, true)] {
-            let (archive, deferred) = try DeferredStates.read(bytes: bytes[...], limits: .default, minimumKeys: minimumKeys)
-            XCTAssertEqual(archive.objects.indices.filter(deferred.defers).count, defers ? archive.objects.count : 0, "\(minimumKeys)")
-            XCTAssertEqual(archive.objects.allSatisfy { $0.state != nil }, !defers, "\(minimumKeys)")
+        for defers in [true, false] {
+            let (archive, deferred) = try DeferredStates.read(bytes: bytes[...], limits: .default, deferring: defers)
+            XCTAssertEqual(archive.objects.indices.filter(deferred.defers).count, defers ? archive.objects.count : 0, "\(defers)")
+            XCTAssertEqual(archive.objects.allSatisfy { $0.state != nil }, !defers, "\(defers)")
         }
     }
 
@@ -135,7 +133,7 @@ final class DeferredStatesTests: XCTestCase {
     func testTheLimitGivesTheSameVerdict() throws {
         let bytes = try FixtureFiles.bytes("many-objects.data")
         let whole = try RestorationArchive(bytes: bytes[...])
-        let (archive, deferred) = try DeferredStates.read(bytes: bytes[...], limits: .default, minimumKeys: 0)
+        let (archive, deferred) = try DeferredStates.read(bytes: bytes[...], limits: .default)
         let length = try XCTUnwrap(text(whole, nil, inParts: true)).count
         for limit in [1, length / 2, length - 1, length, length + 1] {
             XCTAssertEqual(text(archive, deferred, inParts: true, limit: limit) == nil, limit < length, "limit \(limit)")

@@ -179,7 +179,7 @@ final class TapeJSONTests: XCTestCase {
     }
 
     private func documents(of bytes: [UInt8], name: String) throws -> (onTape: DumpDocument, values: DumpDocument) {
-        let onTape = try DumpDocument(bytes: bytes[...], file: "a", limits: .default, minimumKeys: 0)
+        let onTape = try DumpDocument(bytes: bytes[...], file: "a", limits: .default)
         XCTAssertGreaterThan(objectsOnTape(onTape), 0, name)
         return (onTape, DumpDocument(file: "a", archive: try RestorationArchive(bytes: bytes[...])))
     }
@@ -194,7 +194,7 @@ final class TapeJSONTests: XCTestCase {
         var objects = 0
         let fromTape: String
         do {
-            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: limits, minimumKeys: 0)
+            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: limits)
             objects = objectsOnTape(document)
             fromTape = try JSONOutput.text([document], asArray: false)
         } catch let error as ArchiveError {

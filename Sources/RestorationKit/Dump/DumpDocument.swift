@@ -30,11 +30,10 @@ package struct DumpDocument: Encodable {
         try self.init(bytes: bytes[...], file: file, limits: limits, interpret: interpret)
     }
 
-    /// The document of a file already read (see `init(contentsOf:file:limits:interpret:)`);
-    /// `minimumKeys` as `DeferredStates.read` takes it.
-    init(bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true, minimumKeys: Int = DeferredStates.minimumDeferredKeys) throws(ArchiveError) {
+    /// The document of a file already read (see `init(contentsOf:file:limits:interpret:)`).
+    init(bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true) throws(ArchiveError) {
         if interpret {
-            let (archive, deferred) = try DeferredStates.read(bytes: bytes, limits: limits, minimumKeys: minimumKeys)
+            let (archive, deferred) = try DeferredStates.read(bytes: bytes, limits: limits)
             self.init(file: file, archive: archive, deferred: deferred)
         } else {
             self.init(file: file, archive: try RestorationArchive(bytes: bytes, limits: limits, interpret: false))

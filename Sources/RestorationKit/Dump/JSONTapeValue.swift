@@ -74,26 +74,21 @@ struct JSONTapeValue {
     }
 
     /// A saved object's state, as `JSONFields` writes `RestorationObject.state`.
-    func writeState(_ parts: TapeObjectParts, to writer: inout JSONTextWriter) {
-        let (first, count, state) = (parts.archive.first, parts.archive.memberCount, parts.state)
-        let members = state.count + (parts.leftovers.isEmpty ? 0 : 1)
-        writeMembers(members, to: &writer, key: { index in
-            index < state.count ? memberKey(nodes[first + state[index]]) : MemberKey(RestorationKeys.viewRestorationDataKey)
+    func writeState(_ state: TapeObject.State, to writer: inout JSONTextWriter) {
+        writeMembers(state.count, to: &writer, key: { index in
+            state.entry(index, in: view).key.map { memberKey($0) } ?? MemberKey(RestorationKeys.viewRestorationDataKey)
         }) { writer, index in
-            if index < state.count {
-                write(nodes[first + count + state[index]], to: &writer)
-            } else {
-                writeDictionary(parts.viewData!, positions: parts.leftovers, to: &writer)
+            switch state.entry(index, in: view).value {
+            case .node(let node): write(node, to: &writer)
+            case .entries(let dictionary, let positions): writeDictionary(dictionary, positions: positions, to: &writer)
             }
         }
     }
 
     /// A saved object's views by path, as `ObjectDocument` writes `RestorationObject.views`.
-    func writeViews(_ parts: TapeObjectParts, to writer: inout JSONTextWriter) {
-        guard let viewData = parts.viewData else { return writer.append("{}") }
-        let (first, count, views) = (viewData.first, viewData.memberCount, parts.views)
-        writeMembers(views.count, to: &writer, key: { memberKey(nodes[first + views[$0]]) }) { writer, index in
-            writeFields(nodes[first + count + views[index]], to: &writer)
+    func writeViews(_ views: [(path: TapeNode, archive: TapeNode)], to writer: inout JSONTextWriter) {
+        writeMembers(views.count, to: &writer, key: { memberKey(views[$0].path) }) { writer, index in
+            writeFields(views[index].archive, to: &writer)
         }
     }
 

@@ -122,28 +122,21 @@ package struct TextDumpFormatter: Sendable {
         }
     }
 
-    /// The objects at `indices`: those whose state is on the tape written from its nodes, the
-    /// others from their values.
+    /// The objects at `indices`, written from a tape (see `forEachObjectOnTape`).
     private func objects(_ indices: Range<Int>, of archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
-        guard let deferred else {
-            for index in indices where !out.isFull { object(archive.objects[index], into: &out) }
-            return
-        }
-        deferred.tape.withView { view in
+        archive.forEachObjectOnTape(indices, deferred: deferred) { object, onTape, view in
+            guard !out.isFull else { return }
             let values = TextDumpValues(formatter: self, view: view)
-            for index in indices where !out.isFull {
-                guard let parts = deferred.parts(at: index, in: view) else {
-                    object(archive.objects[index], into: &out)
-                    continue
-                }
-                heading(of: archive.objects[index], into: &out)
-                let leftovers = parts.leftovers.isEmpty ? nil : (parts.viewData!, parts.leftovers)
-                values.fields(of: parts.archive, positions: parts.state, leftovers: leftovers, indent: 1, into: &out)
-                guard let viewData = parts.viewData else { continue }
-                for position in parts.views where !out.isFull {
-                    viewHeading(view.string(of: view.nodes[viewData.first + position]), into: &out)
-                    values.fields(of: view.nodes[viewData.first + viewData.memberCount + position], indent: 2, into: &out)
-                }
+            heading(of: object, into: &out)
+            if let entry = onTape.entry {
+                values.fields(1, indent: 1, into: &out) { _ in (.text("Entry"), .node(entry)) }
+            }
+            if let state = onTape.state {
+                values.fields(of: state, indent: 1, into: &out)
+            }
+            for view in onTape.views where !out.isFull {
+                out.line(Self.indentStep + style.paint("View: " + TextEscaping.escape(values.view.string(of: view.path)), .cyan))
+                values.fields(of: view.archive, indent: 2, into: &out)
             }
         }
     }
@@ -207,28 +200,6 @@ package struct TextDumpFormatter: Sendable {
         }
     }
 
-    /// An object read whole: its values put on a tape to be written.
-    private func object(_ object: RestorationObject, into out: inout TextOutput) {
-        heading(of: object, into: &out)
-        var builder = TapeBuilder()
-        let entry = object.undecodedEntry.map { builder.append($0) }
-        let state = object.state.map { builder.appendFields($0, as: .archive) }
-        let views = object.views.map { builder.appendFields($0.state, as: .archive) }
-        ArchiveTape(builder, root: .null).withView { view in
-            let values = TextDumpValues(formatter: self, view: view)
-            if let entry {
-                values.fields(1, indent: 1, into: &out) { _ in (.text("Entry"), .node(entry)) }
-            }
-            if let state {
-                values.fields(of: state, indent: 1, into: &out)
-            }
-            for (index, view) in object.views.enumerated() where !out.isFull {
-                viewHeading(view.identifierPath.rawValue, into: &out)
-                values.fields(of: views[index], indent: 2, into: &out)
-            }
-        }
-    }
-
     /// An object's first lines: its path, restoration class and why it has no state.
     private func heading(of object: RestorationObject, into out: inout TextOutput) {
         out.blank()
@@ -239,10 +210,6 @@ package struct TextDumpFormatter: Sendable {
         if let problem = object.stateProblem {
             out.line(Self.indentStep + "(no state: " + TextEscaping.escape(problem) + ")")
         }
-    }
-
-    private func viewHeading(_ path: String, into out: inout TextOutput) {
-        out.line(Self.indentStep + style.paint("View: " + TextEscaping.escape(path), .cyan))
     }
 
     // MARK: Text

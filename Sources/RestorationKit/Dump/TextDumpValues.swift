@@ -12,13 +12,6 @@ struct TextDumpValues {
         case text(String)
     }
 
-    /// A line's value: a node, or the entries at `positions` of a dictionary (the view data
-    /// left in a state, see `TapeObjectParts`).
-    enum Value {
-        case node(TapeNode)
-        case entries(of: TapeNode, positions: [Int])
-    }
-
     /// Labels longer than this do not widen their siblings' dots: one long key (an archive may
     /// hold one of 100 KB) would otherwise pad every other line of its container to its length.
     static let maximumAlignedLabel = 64
@@ -29,18 +22,16 @@ struct TextDumpValues {
         fields(count, indent: indent, into: &out) { (.key(view.nodes[first + $0]), .node(view.nodes[first + count + $0])) }
     }
 
-    /// A state whose view data was split off (see `TapeObjectParts`): the archive's entries at
-    /// `positions`, then the view data's `leftovers` under its key, when there are any.
-    func fields(of archive: TapeNode, positions: [Int], leftovers: (TapeNode, [Int])?, indent: Int, into out: inout TextOutput) {
-        let (first, count) = (archive.first, archive.memberCount)
-        fields(positions.count + (leftovers == nil ? 0 : 1), indent: indent, into: &out) { index in
-            guard index < positions.count else { return (.text(RestorationKeys.viewRestorationData), .entries(of: leftovers!.0, positions: leftovers!.1)) }
-            return (.key(view.nodes[first + positions[index]]), .node(view.nodes[first + count + positions[index]]))
+    /// A saved object's state (see `TapeObject.State`).
+    func fields(of state: TapeObject.State, indent: Int, into out: inout TextOutput) {
+        fields(state.count, indent: indent, into: &out) { index in
+            let (key, value) = state.entry(index, in: view)
+            return (key.map(Label.key) ?? .text(RestorationKeys.viewRestorationData), value)
         }
     }
 
     /// `count` entries, each line's label aligned with its siblings'.
-    func fields(_ count: Int, indent: Int, into out: inout TextOutput, _ entry: (Int) -> (Label, Value)) {
+    func fields(_ count: Int, indent: Int, into out: inout TextOutput, _ entry: (Int) -> (Label, TapeValue)) {
         var longest = 0
         for index in 0..<count {
             longest = max(longest, labelWidth(entry(index).0))
@@ -67,7 +58,7 @@ struct TextDumpValues {
 
     /// One entry's line, its label written by `label` (which returns the label's width), then
     /// the value's children.
-    private func line(_ value: Value, indent: Int, longest: Int, into out: inout TextOutput, label: (inout TextOutput) -> Int) {
+    private func line(_ value: TapeValue, indent: Int, longest: Int, into out: inout TextOutput, label: (inout TextOutput) -> Int) {
         out.indent(indent)
         let width = label(&out)
         out.dots(max(min(longest, Self.maximumAlignedLabel) - width, 0) + 4)
@@ -76,7 +67,7 @@ struct TextDumpValues {
         children(of: value, indent: indent + 1, into: &out)
     }
 
-    private func children(of value: Value, indent: Int, into out: inout TextOutput) {
+    private func children(of value: TapeValue, indent: Int, into out: inout TextOutput) {
         guard case .node(let node) = value else {
             if case .entries(let dictionary, let positions) = value { entries(of: dictionary, positions: positions, indent: indent, into: &out) }
             return
@@ -133,14 +124,14 @@ struct TextDumpValues {
     // MARK: Summaries
 
     /// The one-line description of a value.
-    func summary(_ value: Value) -> String {
+    func summary(_ value: TapeValue) -> String {
         var out = TextOutput(capacity: 64)
         writeSummary(value, into: &out)
         return out.string
     }
 
     /// Writes the one-line description of a value; containers are followed by their `children`.
-    func writeSummary(_ value: Value, into out: inout TextOutput) {
+    func writeSummary(_ value: TapeValue, into out: inout TextOutput) {
         let node: TapeNode
         switch value {
         case .node(let valueNode): node = valueNode

@@ -191,9 +191,13 @@ struct JSONTextWriter: JSONSink {
         states.tape.withView { view in
             let tapeValue = JSONTapeValue(view: view)
             writeElements(count: objects.count) { writer, index in
-                guard let parts = states.parts(at: index, in: view) else { return ObjectDocument.write(objects[index], to: &writer) }
+                guard let object = states.object(at: index, in: view) else { return ObjectDocument.write(objects[index], to: &writer) }
                 ObjectDocument.write(objects[index], to: &writer) { writer, views in
-                    if views { tapeValue.writeViews(parts, to: &writer) } else { tapeValue.writeState(parts, to: &writer) }
+                    if views {
+                        tapeValue.writeViews(object.views, to: &writer)
+                    } else if let state = object.state {
+                        tapeValue.writeState(state, to: &writer)
+                    }
                 }
             }
         }

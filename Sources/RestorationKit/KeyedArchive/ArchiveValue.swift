@@ -53,6 +53,33 @@ public enum ArchiveValue: Sendable {
     /// A short name of the value's kind, for messages ("a string", "an NSArray").
     public var kindDescription: String {
         switch self {
+        case .null: TapeKind.null.valueDescription()
+        case .string: TapeKind.string.valueDescription()
+        case .integer: TapeKind.integer.valueDescription()
+        case .real: TapeKind.real.valueDescription()
+        case .float: TapeKind.float.valueDescription()
+        case .boolean: TapeKind.boolean.valueDescription()
+        case .date: TapeKind.date.valueDescription()
+        case .data: TapeKind.data.valueDescription()
+        case .array: TapeKind.array.valueDescription()
+        case .set: TapeKind.set.valueDescription()
+        case .orderedSet: TapeKind.orderedSet.valueDescription()
+        case .dictionary: TapeKind.dictionary.valueDescription()
+        case .uuid: TapeKind.uuid.valueDescription()
+        case .url: TapeKind.url.valueDescription()
+        case .object(let object): TapeKind.object.valueDescription(className: object.className)
+        case .reference: TapeKind.reference.valueDescription()
+        case .archive: TapeKind.archive.valueDescription()
+        case .cycle: TapeKind.cycle.valueDescription()
+        }
+    }
+}
+
+extension TapeKind {
+    /// How messages name a value of this kind ("a string", "an array"); an object's names its
+    /// class.
+    func valueDescription(className: String = "") -> String {
+        switch self {
         case .null: "nil"
         case .string: "a string"
         case .integer: "an integer"
@@ -66,7 +93,7 @@ public enum ArchiveValue: Sendable {
         case .dictionary: "a dictionary"
         case .uuid: "a UUID"
         case .url: "a URL"
-        case .object(let object): "an object of class \(object.className)"
+        case .object: "an object of class \(className)"
         case .reference: "an identifier-path reference"
         case .archive: "a keyed archive"
         case .cycle: "a reference cycle"

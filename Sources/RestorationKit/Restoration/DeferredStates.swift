@@ -17,35 +17,30 @@ package struct DeferredStates: Sendable {
     /// `RestorationArchive(contentsOf:limits:followingLinks:)` does, but leaves the saved
     /// objects' states on the tape.
     package static func read(
-        contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true, minimumKeys: Int = minimumDeferredKeys
+        contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true, deferring: Bool = true
     ) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
-        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits, minimumKeys: minimumKeys)
+        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits, deferring: deferring)
     }
 
     /// Reads the files at `paths` at the same time, each as `read(contentsOf:limits:…)` does (what
     /// `RestorationArchive.read(contentsOf:limits:)` describes): results in the order of `paths`,
     /// a file that cannot be read an error in its place.
     package static func read(
-        contentsOf paths: [String], limits: DecodingLimits, minimumKeys: Int = minimumDeferredKeys
+        contentsOf paths: [String], limits: DecodingLimits, deferring: Bool = true
     ) -> [Result<(RestorationArchive, DeferredStates), ArchiveError>] {
         var results = [Result<(RestorationArchive, DeferredStates), ArchiveError>?](repeating: nil, count: paths.count)
         results.withUnsafeMutableBufferPointer { results in
             DeepStack.concurrentPerform(count: paths.count, threads: min(paths.count, DeepStack.availableThreads), stackSize: DeepStack.stackSize(for: limits)) { index in
-                results[index] = Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits, minimumKeys: minimumKeys) }
+                results[index] = Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits, deferring: deferring) }
             }
         }
         return results.map { $0! }
     }
 
-    /// Below this many `$top` keys an archive is read whole: its values fit in memory already
-    /// in use, and deferring them would only add work.
-    static var minimumDeferredKeys: Int { 256 }
-
     /// Reads `bytes` as `RestorationArchive(bytes:limits:interpret: true)` does, but leaves the
-    /// saved objects' states on the tape when `$top` has `minimumKeys` keys or more.
-    static func read(bytes: ArraySlice<UInt8>, limits: DecodingLimits, minimumKeys: Int = minimumDeferredKeys) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
+    /// saved objects' states on the tape (unless not `deferring`: then the archive is read whole).
+    static func read(bytes: ArraySlice<UInt8>, limits: DecodingLimits, deferring defers: Bool = true) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
         let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes)
-        let defers = tape.root.memberCount >= minimumKeys
         let keyed = DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) {
             tape.keyedArchive(concurrently: true, stackSize: DeepStack.stackSize(for: limits), deferringArchives: defers)
         }
@@ -78,7 +73,7 @@ package struct DeferredStates: Sendable {
     }
 
     /// The node of the object at `index`'s entry, when its state is left on the tape.
-    private func entry(at index: Int) -> TapeNode? {
+    func entry(at index: Int) -> TapeNode? {
         index < entries.count ? entries[index] : nil
     }
 
@@ -117,50 +112,10 @@ package struct DeferredStates: Sendable {
         return whole
     }
 
-    /// The state and views of the object at `index` as nodes of the tape (`view` is of the
-    /// tape), split as `RestorationArchive.object(path:entry:)` splits them; nil unless its
-    /// state is left on the tape. For readers that write from the nodes (`JSONTapeValue`).
-    func parts(at index: Int, in view: TapeView) -> TapeObjectParts? {
-        guard let archive = entry(at: index) else { return nil }
-        let (first, count, nodes) = (archive.first, archive.memberCount, view.nodes)
-        var parts = TapeObjectParts(archive: archive, state: Array(0..<count))
-        let isViewKey = { (position: Int) in view.textEquals(nodes[first + position], RestorationKeys.viewRestorationDataKey) }
-        guard let position = parts.state.first(where: isViewKey), case let viewData = nodes[first + count + position],
-              viewData.kind == .dictionary else { return parts }
-        parts.state.removeAll(where: isViewKey)
-        parts.viewData = viewData
-        for entry in 0..<viewData.memberCount {
-            let (key, value) = (nodes[viewData.first + entry], nodes[viewData.first + viewData.memberCount + entry])
-            if key.kind == .string, value.kind == .archive {
-                parts.views.append(entry)
-            } else {
-                parts.leftovers.append(entry)
-            }
-        }
-        return parts
-    }
-
     /// The states of the objects `archive.restricted(to: prefix)` keeps.
     package func restricted(to prefix: IdentifierPath, in archive: RestorationArchive) -> DeferredStates {
         var copy = self
         copy.entries = entries.indices.filter { archive.objects[$0].identifierPath.hasPrefix(prefix) }.map { entries[$0] }
         return copy
     }
-}
-
-/// A saved object's state and views on a tape (see `DeferredStates.parts(at:)`): the object's
-/// archive, whose `$top` is its state but for the view data; and, when that is a dictionary,
-/// which of its entries are views and which stay in the state under the same key.
-struct TapeObjectParts {
-    let archive: TapeNode
-    /// Positions in `archive` of the state's entries: all but those under the view data's key
-    /// when it is split off.
-    var state: [Int]
-    /// The first `kViewRestorationDataKey` value, when it is a dictionary: every entry under
-    /// that key then leaves the state.
-    var viewData: TapeNode?
-    /// Positions in `viewData` of the views (string keys, archive values), in stored order.
-    var views: [Int] = []
-    /// Positions in `viewData` of the other entries, which stay in the state as a dictionary.
-    var leftovers: [Int] = []
 }

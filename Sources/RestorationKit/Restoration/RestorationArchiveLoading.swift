@@ -21,6 +21,6 @@ extension RestorationArchive {
     /// stop the others.
     public static func read(contentsOf paths: [String], limits: DecodingLimits = .default) -> [Result<RestorationArchive, ArchiveError>] {
         // Every archive read whole: no states left on the tape.
-        DeferredStates.read(contentsOf: paths, limits: limits, minimumKeys: .max).map { $0.map(\.0) }
+        DeferredStates.read(contentsOf: paths, limits: limits, deferring: false).map { $0.map(\.0) }
     }
 }

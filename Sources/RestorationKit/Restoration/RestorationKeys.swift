@@ -9,12 +9,17 @@ public enum RestorationKeys {
     public static let identifierPaths = "kRootRestorationIdentifiersKey"
     public static let classMap = "kViewControllerRestorationClassMapKey"
     public static let viewRestorationData = viewRestorationDataKey.description
-    /// The same key for readers that compare bytes.
-    static let viewRestorationDataKey: StaticString = "kViewRestorationDataKey"
-    public static let children = "kUIViewControllerChildrenKey"
-    public static let presentedViewController = "kPresentedViewControllerKey"
-    public static let tabBarSelectedViewController = "kTabBarSelectedViewControllerKey"
+    public static let children = childrenKey.description
+    public static let presentedViewController = presentedViewControllerKey.description
+    public static let tabBarSelectedViewController = tabBarSelectedViewControllerKey.description
     public static let proxyClass = "_UIObjectIdentifierPathProxy"
     public static let proxyPath = "kObjectIdentifierPathProxyIdentifierPathKey"
-    public static let firstResponders = "kFirstRespondersKey"
+    public static let firstResponders = firstRespondersKey.description
+
+    // The same keys for readers that compare a tape's bytes.
+    static let viewRestorationDataKey: StaticString = "kViewRestorationDataKey"
+    static let childrenKey: StaticString = "kUIViewControllerChildrenKey"
+    static let tabBarSelectedViewControllerKey: StaticString = "kTabBarSelectedViewControllerKey"
+    static let presentedViewControllerKey: StaticString = "kPresentedViewControllerKey"
+    static let firstRespondersKey: StaticString = "kFirstRespondersKey"
 }

@@ -85,7 +85,8 @@ public struct ArchiveScanner: Sendable {
             row.size = contents.bytes.count
             row.modificationTime = contents.modificationTime
             row.sha256 = SHA256.hexDigest(contents.bytes)
-            let decoded = try RestorationArchive(bytes: contents.bytes[...], limits: limits)
+            // The states stay on the decoder's tape, which the rules read.
+            let (decoded, deferred) = try DeferredStates.read(bytes: contents.bytes[...], limits: limits)
             guard decoded.isRestorationArchive else {
                 row.problem = "not a restoration archive"
                 return row.noting(sidecarFindings)
@@ -94,7 +95,7 @@ public struct ArchiveScanner: Sendable {
             row.systemVersion = decoded.systemVersion
             row.bundleVersion = decoded.bundleVersion
             row.objectCount = decoded.objects.count
-            let diagnostics = ArchiveValidator().validate(decoded)
+            let diagnostics = ArchiveValidator().validate(decoded, deferred: deferred)
             row.errors = diagnostics.filter { $0.severity == .error }.count
             row.warnings = diagnostics.filter { $0.severity == .warning }.count + sidecarFindings.count
             row = row.noting(diagnostics)

@@ -31,6 +31,11 @@ struct TapeView {
         node.flags.contains(.archiveError) ? dataErrors.pointee[TapeBytes.Location(node)] : nil
     }
 
+    /// How messages name the value of `node` (see `ArchiveValue.kindDescription`).
+    func kindDescription(_ node: TapeNode) -> String {
+        node.kind.valueDescription(className: node.kind == .object ? classes[node.classIndex].name : "")
+    }
+
     /// See `TapeNode.scalar(wide:)`.
     func scalar(_ node: TapeNode) -> ArchiveValue? {
         node.scalar { wideIntegers[$0] }

@@ -62,18 +62,23 @@ public struct RestorationTree: Sendable {
         let summaries = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
             known = ExactTextSet(objects.lazy.map(\.identifierPath.rawValue))
         }) { range in
-            var strings = RepeatedStrings()
-            return range.map { index -> StateSummary in
-                let object = deferred?.object(at: index, of: archive, sharing: &strings) ?? objects[index]
-                var summary = StateSummary(parent: object.identifierPath.parent?.rawValue, views: object.views.map(\.identifierPath))
-                if case .reference(let target)? = object.state?[RestorationKeys.presentedViewController] { summary.presented = target }
-                if case .reference(let target)? = object.state?[RestorationKeys.tabBarSelectedViewController] { summary.selected = target }
-                for diagnostic in ReferenceRules.check(object, context) where diagnostic.rule == .danglingReference {
+            var summaries: [StateSummary] = []
+            summaries.reserveCapacity(range.count)
+            archive.forEachObjectOnTape(range, deferred: deferred) { object, onTape, view in
+                var summary = StateSummary(parent: object.identifierPath.parent?.rawValue, views: onTape.views.map { IdentifierPath(view.string(of: $0.path)) })
+                func reference(_ key: StaticString) -> String? {
+                    guard case .node(let node)? = onTape.state?.value(forKey: key, in: view), node.kind == .reference else { return nil }
+                    return view.string(of: node)
+                }
+                summary.presented = reference(RestorationKeys.presentedViewControllerKey)
+                summary.selected = reference(RestorationKeys.tabBarSelectedViewControllerKey)
+                for diagnostic in ReferenceRules.check(object, onTape, in: view, context) where diagnostic.rule == .danglingReference {
                     guard let target = diagnostic.target else { continue }
                     summary.dangling.append((diagnostic.identifierPath ?? "", diagnostic.key ?? "", target))
                 }
-                return summary
+                summaries.append(summary)
             }
+            return summaries
         }.joined())
         var childrenOf: [ExactText: [Int]] = [:]
         var rootIndices: [Int] = []

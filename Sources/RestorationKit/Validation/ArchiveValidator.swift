@@ -14,7 +14,7 @@ public struct ArchiveValidator: Sendable {
     }
 
     /// As `validate(_:)`, for an archive read with its objects' states left on the tape
-    /// (`DeferredStates.read`): each object is made whole when its rules run, and dropped after.
+    /// (`DeferredStates.read`): the rules read each object's state from the tape's nodes.
     package func validate(_ archive: RestorationArchive, deferred: DeferredStates?) -> [Diagnostic] {
         // Walking values recurses once per nesting level (see `DeepStack`), and so does making a
         // deferred state whole.
@@ -27,12 +27,10 @@ public struct ArchiveValidator: Sendable {
             // every object's path findings before the reference findings.
             let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize) { range in
                 var part = ObjectFindings()
-                var strings = RepeatedStrings()
-                for index in range {
-                    let object = deferred?.object(at: index, of: archive, sharing: &strings) ?? archive.objects[index]
-                    part.paths += PathRules.check(object, context)
-                    part.references += ReferenceRules.check(object, context)
-                    for view in object.views { part.viewPaths.append(view.identifierPath.rawValue) }
+                archive.forEachObjectOnTape(range, deferred: deferred) { object, onTape, view in
+                    part.paths += PathRules.check(object, onTape, in: view, context)
+                    part.references += ReferenceRules.check(object, onTape, in: view, context)
+                    for (path, _) in onTape.views { part.viewPaths.append(view.string(of: path)) }
                 }
                 return part
             }

@@ -7,8 +7,8 @@ enum PathRules {
         "UIStateRestorationViewControllerStoryboard", "UIStateRestorationViewControllerStoryboardIdentifier",
     ])
 
-    /// The findings about one saved object (whole: see `DeferredStates`).
-    static func check(_ object: RestorationObject, _ context: ValidationContext) -> [Diagnostic] {
+    /// The findings about one saved object, its state and views on a tape (see `TapeObject`).
+    static func check(_ object: RestorationObject, _ onTape: TapeObject, in view: TapeView, _ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let path = object.identifierPath
         if let count = context.repeatedPaths[path] {
@@ -25,14 +25,14 @@ enum PathRules {
             diagnostics.append(Diagnostic(.warning, .orphanPath, path: path.rawValue,
                 "its parent path \(parent.rawValue) has no saved object, so UIKit has no container to restore it into"))
         }
-        if object.state == nil && object.undecodedEntry == nil {
+        if onTape.state == nil && object.undecodedEntry == nil {
             diagnostics.append(Diagnostic(.error, .missingObject, path: path.rawValue, key: RestorationKeys.identifierPaths,
                 "listed in \(RestorationKeys.identifierPaths), but the archive has no entry for it: UIKit cannot restore it"))
-        } else if object.state == nil, let problem = object.stateProblem {
+        } else if onTape.state == nil, let problem = object.stateProblem {
             diagnostics.append(Diagnostic(.error, .undecodableState, path: path.rawValue,
                 "\(problem): UIKit cannot decode its state"))
         }
-        diagnostics += undecodableViews(of: object)
+        diagnostics += undecodableViews(of: object, onTape, view)
         return diagnostics
     }
 
@@ -123,19 +123,24 @@ enum PathRules {
     }
 
     /// View entries left under `kViewRestorationDataKey` because they are not view archives.
-    private static func undecodableViews(of object: RestorationObject) -> [Diagnostic] {
-        guard case .dictionary(let leftovers)? = object.state?[RestorationKeys.viewRestorationData] else { return [] }
-        return leftovers.entries.map { entry in
-            let viewPath = entry.key.stringValue
+    private static func undecodableViews(of object: RestorationObject, _ onTape: TapeObject, _ view: TapeView) -> [Diagnostic] {
+        let dictionary: TapeNode, positions: [Int]
+        switch onTape.state?.value(forKey: RestorationKeys.viewRestorationDataKey, in: view) {
+        case .entries(let leftovers, let kept)?: (dictionary, positions) = (leftovers, kept)
+        case .node(let node)? where node.kind == .dictionary: (dictionary, positions) = (node, Array(0..<node.memberCount))
+        default: return []
+        }
+        return positions.map { position in
+            let (key, value) = (view.nodes[dictionary.first + position], view.nodes[dictionary.first + dictionary.memberCount + position])
             let problem: String
-            if case .data(let data) = entry.value {
-                problem = data.archiveError.map { "its data failed to decode as a keyed archive: \($0)" }
-                    ?? "its entry is \(data.bytes.count) bytes of data that are not a keyed archive"
+            if value.kind == .data {
+                problem = view.dataError(value).map { "its data failed to decode as a keyed archive: \($0)" }
+                    ?? "its entry is \(value.memberCount) bytes of data that are not a keyed archive"
             } else {
-                problem = "its entry is \(entry.value.kindDescription), not a keyed archive"
+                problem = "its entry is \(view.kindDescription(value)), not a keyed archive"
             }
-            return Diagnostic(.error, .undecodableState, path: viewPath ?? object.identifierPath.rawValue, key: RestorationKeys.viewRestorationData,
-                "view state of \(object.identifierPath.rawValue): \(problem): UIKit cannot decode it")
+            return Diagnostic(.error, .undecodableState, path: key.kind == .string ? view.string(of: key) : object.identifierPath.rawValue,
+                key: RestorationKeys.viewRestorationData, "view state of \(object.identifierPath.rawValue): \(problem): UIKit cannot decode it")
         }
     }
 }

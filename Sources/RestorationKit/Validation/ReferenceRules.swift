@@ -4,56 +4,61 @@ enum ReferenceRules {
     /// follow the objects'.
     static func checkApp(_ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for (key, value) in context.archive.appState.entries where key != RestorationKeys.firstResponders {
-            checkReferences(in: value, path: nil, key: key, context, into: &diagnostics)
+        let (tape, archive) = ArchiveTape.of(context.archive.appState)
+        tape.withView { view in
+            for position in 0..<archive.memberCount {
+                let key = view.nodes[archive.first + position]
+                guard !view.textEquals(key, RestorationKeys.firstRespondersKey) else { continue }
+                checkReferences(in: .node(view.nodes[archive.first + archive.memberCount + position]), path: nil, key: { view.string(of: key) }, view, context, into: &diagnostics)
+            }
         }
         diagnostics += checkFirstResponders(context)
         return diagnostics
     }
 
-    /// The findings about one saved object (whole: see `DeferredStates`).
-    static func check(_ object: RestorationObject, _ context: ValidationContext) -> [Diagnostic] {
-        guard let state = object.state else { return [] }
+    /// The findings about one saved object, its state and views on a tape (see `TapeObject`).
+    static func check(_ object: RestorationObject, _ onTape: TapeObject, in view: TapeView, _ context: ValidationContext) -> [Diagnostic] {
+        guard let state = onTape.state else { return [] }
         var diagnostics: [Diagnostic] = []
         let path = object.identifierPath.rawValue
-        let children = childTargets(state)
+        let children = childTargets(state, view)
         if !children.isEmpty {
-            diagnostics += checkChildren(children, container: path, context)
+            diagnostics += checkChildren(children, view, container: path, context)
         }
-        diagnostics += checkSelectedTab(state, children: children, container: path, context)
-        for (key, value) in state.entries where key != RestorationKeys.children {
-            checkReferences(in: value, path: path, key: key, context, into: &diagnostics)
+        diagnostics += checkSelectedTab(state, view, children: children, container: path, context)
+        for index in 0..<state.count {
+            let (key, value) = state.entry(index, in: view)
+            if let key, view.textEquals(key, RestorationKeys.childrenKey) { continue }
+            checkReferences(in: value, path: path, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, view, context, into: &diagnostics)
         }
-        for view in object.views {
-            for (key, value) in view.state.entries {
-                checkReferences(in: value, path: view.identifierPath.rawValue, key: key, context, into: &diagnostics)
+        for (viewPath, archive) in onTape.views {
+            for position in 0..<archive.memberCount {
+                let key = view.nodes[archive.first + position]
+                checkReferences(in: .node(view.nodes[archive.first + archive.memberCount + position]), path: view.string(of: viewPath), key: { view.string(of: key) }, view, context, into: &diagnostics)
             }
         }
         return diagnostics
     }
 
-    /// A container's children: path strings or proxies; nil marks an entry that is neither.
-    private static func childTargets(_ state: ArchiveFields) -> [ArchiveValue] {
-        guard case .array(let elements)? = state[RestorationKeys.children] else { return [] }
-        return elements
+    /// A container's children: path strings or proxies, or anything else (reported nowhere).
+    private static func childTargets(_ state: TapeObject.State, _ view: TapeView) -> [TapeNode] {
+        guard case .node(let children)? = state.value(forKey: RestorationKeys.childrenKey, in: view), children.kind == .array else { return [] }
+        return Array(view.nodes[children.first..<(children.first + children.memberCount)])
     }
 
-    private static func target(of child: ArchiveValue) -> String? {
-        switch child {
-        case .string(let path), .reference(let path): path
-        default: nil
-        }
+    private static func target(of child: TapeNode, _ view: TapeView) -> String? {
+        child.kind == .string || child.kind == .reference ? view.string(of: child) : nil
     }
 
-    private static func checkChildren(_ children: [ArchiveValue], container: String, _ context: ValidationContext) -> [Diagnostic] {
+    private static func checkChildren(_ children: [TapeNode], _ view: TapeView, container: String, _ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var firstIndex: [ExactText: Int] = [:]
         for (index, child) in children.enumerated() {
-            if isProxyWithoutPath(child) {
+            if isProxyWithoutPath(child, view) {
                 diagnostics.append(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
                 continue
             }
-            guard let target = target(of: child) else { continue }
+            guard let target = target(of: child, view) else { continue }
             if let first = firstIndex[ExactText(target)] {
                 diagnostics.append(Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
                     "children \(first) and \(index) are both \(target): no index component tells them apart, so UIKit cannot restore them as two view controllers"))
@@ -71,12 +76,13 @@ enum ReferenceRules {
     /// The selected tab must be one of the tab bar controller's children: those of its children
     /// list when it wrote one, otherwise the objects whose path's parent is its own path (the
     /// real archives seen so far have no children list for a tab bar controller; FORMAT.md).
-    private static func checkSelectedTab(_ state: ArchiveFields, children: [ArchiveValue], container: String, _ context: ValidationContext) -> [Diagnostic] {
+    private static func checkSelectedTab(_ state: TapeObject.State, _ view: TapeView, children: [TapeNode], container: String, _ context: ValidationContext) -> [Diagnostic] {
         let key = RestorationKeys.tabBarSelectedViewController
-        guard case .reference(let selected)? = state[key], context.saved.contains(selected) else { return [] }
+        guard case .node(let selectedNode)? = state.value(forKey: RestorationKeys.tabBarSelectedViewControllerKey, in: view), selectedNode.kind == .reference,
+              case let selected = view.string(of: selectedNode), context.saved.contains(selected) else { return [] }
         let reason: String
-        if case .array? = state[RestorationKeys.children] {
-            guard !children.compactMap(target(of:)).containsExactly(selected) else { return [] }
+        if case .node(let list)? = state.value(forKey: RestorationKeys.childrenKey, in: view), list.kind == .array {
+            guard !children.compactMap({ target(of: $0, view) }).containsExactly(selected) else { return [] }
             reason = "isn't one of the tab bar controller's children (\(RestorationKeys.children))"
         } else {
             guard IdentifierPath(selected).parent != IdentifierPath(container) else { return [] }
@@ -87,10 +93,18 @@ enum ReferenceRules {
     }
 
     /// Every `_UIObjectIdentifierPathProxy` in `value`, nested archives included: a proxy without
-    /// a path and each target no object was saved under, each once, in the order the walk meets them.
-    private static func checkReferences(in value: ArchiveValue, path: String?, key: String, _ context: ValidationContext, into diagnostics: inout [Diagnostic]) {
-        var scan = ReferenceScan(saved: context.saved)
-        scan.visit(value)
+    /// a path and each target no object was saved under, each once, in the order the walk meets
+    /// them. The key (`key`, made only for a finding) is the entry's the value is under.
+    private static func checkReferences(
+        in value: TapeValue, path: String?, key: () -> String, _ view: TapeView, _ context: ValidationContext, into diagnostics: inout [Diagnostic]
+    ) {
+        var scan = ReferenceScan(saved: context.saved, view: view)
+        switch value {
+        case .node(let node): scan.visit(node)
+        case .entries(let dictionary, let positions): scan.visit(dictionary, positions: positions)
+        }
+        guard !scan.findings.isEmpty else { return }
+        let key = key()
         for finding in scan.findings {
             switch finding {
             case .proxyWithoutPath:
@@ -108,9 +122,8 @@ enum ReferenceRules {
         return "the reference decodes as nil"
     }
 
-    private static func isProxyWithoutPath(_ value: ArchiveValue) -> Bool {
-        if case .object(let object) = value, isProxyClass(object.className) { return true }
-        return false
+    private static func isProxyWithoutPath(_ node: TapeNode, _ view: TapeView) -> Bool {
+        node.kind == .object && isProxyClass(view.classes[node.classIndex].name)
     }
 
     fileprivate static func isProxyClass(_ name: String) -> Bool {
@@ -147,41 +160,49 @@ private struct ReferenceScan {
     }
 
     let saved: ExactTextSet
+    let view: TapeView
     private(set) var findings: [Finding] = []
     private var sawProxy = false
     private var reported = ExactTextSet()
 
-    init(saved: ExactTextSet) {
+    init(saved: ExactTextSet, view: TapeView) {
         self.saved = saved
+        self.view = view
     }
 
-    mutating func visit(_ value: ArchiveValue) {
-        switch value {
+    mutating func visit(_ node: TapeNode) {
+        let (first, count) = (node.first, node.memberCount)
+        switch node.kind {
         case .null, .string, .integer, .real, .float, .boolean, .date, .data, .uuid, .cycle:
             break
-        case .reference(let target):
+        case .reference:
+            let target = view.string(of: node)
             if !saved.contains(target), reported.insert(target) {
                 findings.append(.dangling(target))
             }
-        case .array(let elements), .set(let elements), .orderedSet(let elements):
-            for element in elements { visit(element) }
-        case .dictionary(let dictionary):
-            for entry in dictionary.entries {
-                visit(entry.key)
-                visit(entry.value)
+        case .array, .set, .orderedSet:
+            for position in 0..<count { visit(view.nodes[first + position]) }
+        case .dictionary:
+            visit(node, positions: 0..<count)
+        case .object:
+            if ReferenceRules.isProxyClass(view.classes[node.classIndex].name), !sawProxy {
+                sawProxy = true
+                findings.append(.proxyWithoutPath)
             }
-        case .object(let object):
-            if ReferenceRules.isProxyClass(object.className) {
-                if !sawProxy {
-                    sawProxy = true
-                    findings.append(.proxyWithoutPath)
-                }
-            }
-            for field in object.fields.values { visit(field) }
-        case .archive(let archive):
-            for field in archive.top.values { visit(field) }
-        case .url(let url):
-            visit(url.base)
+            for position in 0..<count { visit(view.nodes[first + count + position]) }
+        case .archive:
+            for position in 0..<count { visit(view.nodes[first + count + position]) }
+        case .url:
+            visit(view.nodes[first + 1])
+        }
+    }
+
+    /// A dictionary's entries at `positions`, each key then its value.
+    mutating func visit<Positions: Sequence<Int>>(_ dictionary: TapeNode, positions: Positions) {
+        let (first, count) = (dictionary.first, dictionary.memberCount)
+        for position in positions {
+            visit(view.nodes[first + position])
+            visit(view.nodes[first + count + position])
         }
     }
 }

@@ -1,0 +1,116 @@
+/// A value on a tape: a node, or some of a dictionary node's entries (a saved object's view data
+/// left in its state, see `TapeObject.State`).
+enum TapeValue {
+    case node(TapeNode)
+    case entries(of: TapeNode, positions: [Int])
+}
+
+/// A saved object's state and views on a tape: what the readers of nodes (the text and JSON
+/// dumps, the validation rules, the tree) take of an object, whether its state was left on the
+/// decoder's tape (`DeferredStates.object(at:in:)`) or it was read whole and put on a tape
+/// (`init(_:into:)`).
+struct TapeObject {
+    /// The state: `archive`'s entries at `positions`, then, when there are any, the view data's
+    /// entries that are not views, under the view data's key (as
+    /// `RestorationArchive.object(path:entry:)` splits the views off).
+    struct State {
+        let archive: TapeNode
+        var positions: [Int]
+        var leftovers: (dictionary: TapeNode, positions: [Int])?
+
+        var count: Int { positions.count + (leftovers == nil ? 0 : 1) }
+
+        /// Entry `index`: its key (nil for the leftovers', the view data's key) and its value.
+        func entry(_ index: Int, in view: TapeView) -> (key: TapeNode?, value: TapeValue) {
+            guard index < positions.count else { return (nil, .entries(of: leftovers!.dictionary, positions: leftovers!.positions)) }
+            let (first, count) = (archive.first, archive.memberCount)
+            return (view.nodes[first + positions[index]], .node(view.nodes[first + count + positions[index]]))
+        }
+
+        /// The first value under `key`.
+        func value(forKey key: StaticString, in view: TapeView) -> TapeValue? {
+            let first = archive.first
+            for position in positions where view.textEquals(view.nodes[first + position], key) {
+                return .node(view.nodes[first + archive.memberCount + position])
+            }
+            guard let leftovers, key.description == RestorationKeys.viewRestorationData else { return nil }
+            return .entries(of: leftovers.dictionary, positions: leftovers.positions)
+        }
+    }
+
+    /// Nil for an object without state.
+    var state: State?
+    /// Each view's path (a string node) and archive.
+    var views: [(path: TapeNode, archive: TapeNode)] = []
+    /// An entry that is not a keyed archive (see `RestorationObject.undecodedEntry`).
+    var entry: TapeNode?
+
+    /// An object read whole, its state, views and undecoded entry put on `builder`'s tape.
+    init(_ object: RestorationObject, into builder: inout TapeBuilder) {
+        entry = object.undecodedEntry.map { builder.append($0) }
+        state = object.state.map { state in
+            let archive = builder.appendFields(state, as: .archive)
+            return State(archive: archive, positions: Array(0..<archive.memberCount))
+        }
+        views = object.views.map { view in
+            let path = builder.append(.string(view.identifierPath.rawValue))
+            return (path, builder.appendFields(view.state, as: .archive))
+        }
+    }
+
+    init(state: State?, views: [(path: TapeNode, archive: TapeNode)]) {
+        self.state = state
+        self.views = views
+    }
+}
+
+extension DeferredStates {
+    /// The state and views of the object at `index` as nodes of the tape (`view` is of the
+    /// tape), split as `RestorationArchive.object(path:entry:)` splits them; nil unless its
+    /// state is left on the tape.
+    func object(at index: Int, in view: TapeView) -> TapeObject? {
+        guard let archive = entry(at: index) else { return nil }
+        let (first, count, nodes) = (archive.first, archive.memberCount, view.nodes)
+        var state = TapeObject.State(archive: archive, positions: Array(0..<count))
+        let isViewKey = { (position: Int) in view.textEquals(nodes[first + position], RestorationKeys.viewRestorationDataKey) }
+        guard let position = state.positions.first(where: isViewKey), case let viewData = nodes[first + count + position],
+              viewData.kind == .dictionary else { return TapeObject(state: state, views: []) }
+        state.positions.removeAll(where: isViewKey)
+        var views: [(path: TapeNode, archive: TapeNode)] = []
+        var leftovers: [Int] = []
+        for entry in 0..<viewData.memberCount {
+            let (key, value) = (nodes[viewData.first + entry], nodes[viewData.first + viewData.memberCount + entry])
+            if key.kind == .string, value.kind == .archive {
+                views.append((key, value))
+            } else {
+                leftovers.append(entry)
+            }
+        }
+        if !leftovers.isEmpty { state.leftovers = (viewData, leftovers) }
+        return TapeObject(state: state, views: views)
+    }
+}
+
+extension RestorationArchive {
+    /// Calls `body` with each object at `indices` (whose own state and views are not read), its
+    /// state and views on a tape, and that tape's view: the decoder's tape for an object whose
+    /// state `deferred` left there, otherwise a tape of the object's values. What the readers of
+    /// nodes read objects with, on any thread.
+    func forEachObjectOnTape(_ indices: Range<Int>, deferred: DeferredStates?, _ body: (RestorationObject, TapeObject, TapeView) -> Void) {
+        func whole(_ object: RestorationObject) {
+            var builder = TapeBuilder()
+            let onTape = TapeObject(object, into: &builder)
+            ArchiveTape(builder, root: .null).withView { body(object, onTape, $0) }
+        }
+        guard let deferred else { return indices.forEach { whole(objects[$0]) } }
+        deferred.tape.withView { view in
+            for index in indices {
+                guard let onTape = deferred.object(at: index, in: view) else {
+                    whole(objects[index])
+                    continue
+                }
+                body(objects[index], onTape, view)
+            }
+        }
+    }
+}
