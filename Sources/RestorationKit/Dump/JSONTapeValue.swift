@@ -180,7 +180,7 @@ struct JSONTapeValue {
 
         /// A key of ours (which needs no escape).
         init(_ tag: StaticString) {
-            bytes = UnsafeRawBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount)
+            bytes = tag.bytes
             plain = true
         }
 

@@ -124,8 +124,7 @@ package struct TextDumpFormatter: Sendable {
 
     /// The objects at `indices`, written from a tape (see `forEachObjectOnTape`).
     private func objects(_ indices: Range<Int>, of archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
-        archive.forEachObjectOnTape(indices, deferred: deferred) { object, onTape, view in
-            guard !out.isFull else { return }
+        archive.forEachObjectOnTape(indices, deferred: deferred, while: { !out.isFull }) { object, onTape, view in
             let values = TextDumpValues(formatter: self, view: view)
             heading(of: object, into: &out)
             if let entry = onTape.entry {

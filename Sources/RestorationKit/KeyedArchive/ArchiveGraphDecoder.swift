@@ -85,7 +85,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private func isArchiverName(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> Bool {
         let expected: StaticString = "NSKeyedArchiver"
         let comparison = withStringBytes(try item(index, &s), &s) { bytes -> Bool? in
-            if bytes.hasSameBytes(as: UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)) { return true }
+            if bytes.hasSameBytes(as: expected.bytes) { return true }
             return bytes.allSatisfy { $0 < 0x80 } ? false : nil
         }
         switch comparison {
@@ -388,8 +388,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// Whether an object is the string `$null` (UID 0 of every archive NSKeyedArchiver writes).
     private func isNull(_ item: PropertyListItem, _ s: inout DecodingState) -> Bool {
         let null: StaticString = "$null"
-        let expected = UnsafeRawBufferPointer(start: null.utf8Start, count: null.utf8CodeUnitCount)
-        return withStringBytes(item, &s) { $0.hasSameBytes(as: expected) } ?? false
+        return withStringBytes(item, &s) { $0.hasSameBytes(as: null.bytes) } ?? false
     }
 
     private mutating func classInfo(_ uid: UInt64, of owner: Int, _ s: inout DecodingState) throws(ArchiveError) -> ArchiveClassInfo {

@@ -33,7 +33,7 @@ struct TapeObject {
             for position in positions where view.textEquals(view.nodes[first + position], key) {
                 return .node(view.nodes[first + archive.memberCount + position])
             }
-            guard let leftovers, key.description == RestorationKeys.viewRestorationData else { return nil }
+            guard let leftovers, key.bytes.hasSameBytes(as: RestorationKeys.viewRestorationDataKey.bytes) else { return nil }
             return .entries(of: leftovers.dictionary, positions: leftovers.positions)
         }
     }
@@ -95,16 +95,22 @@ extension RestorationArchive {
     /// Calls `body` with each object at `indices` (whose own state and views are not read), its
     /// state and views on a tape, and that tape's view: the decoder's tape for an object whose
     /// state `deferred` left there, otherwise a tape of the object's values. What the readers of
-    /// nodes read objects with, on any thread.
-    func forEachObjectOnTape(_ indices: Range<Int>, deferred: DeferredStates?, _ body: (RestorationObject, TapeObject, TapeView) -> Void) {
+    /// nodes read objects with, on any thread. Stops before an object once `proceeding` is false
+    /// (a text past its limit).
+    func forEachObjectOnTape(
+        _ indices: Range<Int>, deferred: DeferredStates?, while proceeding: () -> Bool = { true }, _ body: (RestorationObject, TapeObject, TapeView) -> Void
+    ) {
         func whole(_ object: RestorationObject) {
             var builder = TapeBuilder()
             let onTape = TapeObject(object, into: &builder)
             ArchiveTape(builder, root: .null).withView { body(object, onTape, $0) }
         }
-        guard let deferred else { return indices.forEach { whole(objects[$0]) } }
+        guard let deferred else {
+            for index in indices where proceeding() { whole(objects[index]) }
+            return
+        }
         deferred.tape.withView { view in
-            for index in indices {
+            for index in indices where proceeding() {
                 guard let onTape = deferred.object(at: index, in: view) else {
                     whole(objects[index])
                     continue

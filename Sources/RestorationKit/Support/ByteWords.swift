@@ -44,3 +44,10 @@ extension UnsafeRawBufferPointer {
         return position == count || word(at: count - 8) == other.word(at: count - 8)
     }
 }
+
+extension StaticString {
+    /// The literal's UTF-8, to compare or copy as bytes.
+    var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
+    }
+}

@@ -59,7 +59,7 @@ struct TextOutput {
     }
 
     mutating func append(_ text: StaticString) {
-        buffer.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        buffer.append(contentsOf: text.bytes)
     }
 
     /// Appends `text` if it is plain ASCII, which needs no escaping (see `TextEscaping`), with

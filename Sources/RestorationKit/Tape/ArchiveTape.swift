@@ -146,13 +146,7 @@ struct TapeBuilder {
 
     /// Whether a string node's bytes are `expected`'s.
     func textEquals(_ node: TapeNode, _ expected: StaticString) -> Bool {
-        guard node.kind == .string, node.memberCount == expected.utf8CodeUnitCount else { return false }
-        return withBytes(of: node) { bytes in
-            for position in 0..<bytes.count where bytes[position] != expected.utf8Start[position] {
-                return false
-            }
-            return true
-        }
+        node.kind == .string && node.memberCount == expected.utf8CodeUnitCount && withBytes(of: node) { $0.hasSameBytes(as: expected.bytes) }
     }
 
     func string(of node: TapeNode) -> String {

@@ -23,7 +23,7 @@ struct TapeView {
 
     /// Whether a string node's bytes are `expected`'s.
     func textEquals(_ node: TapeNode, _ expected: StaticString) -> Bool {
-        node.kind == .string && bytes(of: node).hasSameBytes(as: UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount))
+        node.kind == .string && bytes(of: node).hasSameBytes(as: expected.bytes)
     }
 
     /// Why data flagged `archiveError` could not be read as the property list it announced.
