@@ -70,14 +70,10 @@ struct Dump: ParsableCommand {
                 continue
             }
             var archive: RestorationArchive
-            // Each saved object's state stays on the decoder's tape until it is written.
+            // Each saved object's state, and the app state, are written from the decoder's tape.
             var deferred: DeferredStates?
             do {
-                if raw {
-                    archive = try RestorationArchive(contentsOf: file, limits: decoding.limits, interpret: false)
-                } else {
-                    (archive, deferred) = try DeferredStates.read(contentsOf: file, limits: decoding.limits)
-                }
+                (archive, deferred) = try DeferredStates.read(contentsOf: file, limits: decoding.limits, interpret: !raw)
                 lastArchive = (archive, deferred)
                 if let prefix = restriction(for: archive, file: file) {
                     deferred = deferred?.restricted(to: prefix, in: archive)

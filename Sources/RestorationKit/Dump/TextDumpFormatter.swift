@@ -89,7 +89,7 @@ package struct TextDumpFormatter: Sendable {
         guard archive.isRestorationArchive else {
             out.blank()
             out.line("Top-Level Keys:")
-            fields(archive.appState, indent: 1, into: &out)
+            appStateFields(archive, deferred: deferred, into: &out)
             return [out]
         }
         header(archive, into: &out)
@@ -97,14 +97,14 @@ package struct TextDumpFormatter: Sendable {
         identifierPaths(archive, into: &out)
         guard inParts, !out.isFull else {
             objects(archive.objects.indices, of: archive, deferred: deferred, into: &out)
-            appState(archive, into: &out)
+            appState(archive, deferred: deferred, into: &out)
             return [out]
         }
         var parts = [out] + objects(of: archive, deferred: deferred, after: out.count, outputLimit: outputLimit)
         let written = parts.reduce(0) { $0 + $1.count }
         if written <= outputLimit, !archive.appState.isEmpty {
             var tail = TextOutput(limit: outputLimit - written)
-            appState(archive, into: &tail)
+            appState(archive, deferred: deferred, into: &tail)
             parts.append(tail)
         }
         return parts
@@ -140,17 +140,21 @@ package struct TextDumpFormatter: Sendable {
         }
     }
 
-    private func appState(_ archive: RestorationArchive, into out: inout TextOutput) {
+    private func appState(_ archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
         guard !archive.appState.isEmpty else { return }
         out.blank()
         out.line("App State:")
-        fields(archive.appState, indent: 1, into: &out)
+        appStateFields(archive, deferred: deferred, into: &out)
     }
 
-    /// Fields given as values, put on a tape to be written.
-    private func fields(_ fields: ArchiveFields, indent: Int, into out: inout TextOutput) {
-        let (tape, archive) = ArchiveTape.of(fields)
-        tape.withView { TextDumpValues(formatter: self, view: $0).fields(of: archive, indent: indent, into: &out) }
+    /// The app state's keys: from the decoder's tape when the archive was read with `deferred`,
+    /// otherwise its values put on a tape.
+    private func appStateFields(_ archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
+        if let deferred, let state = deferred.appState {
+            return deferred.tape.withView { TextDumpValues(formatter: self, view: $0).fields(of: state, indent: 1, into: &out) }
+        }
+        let (tape, fields) = ArchiveTape.of(archive.appState)
+        tape.withView { TextDumpValues(formatter: self, view: $0).fields(of: fields, indent: 1, into: &out) }
     }
 
     // MARK: Sections

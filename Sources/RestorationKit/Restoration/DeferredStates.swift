@@ -1,6 +1,6 @@
-/// The saved objects' states of a restoration archive left on the decoder's tape, each made into
-/// values only when it is needed and dropped after: what text `dump` reads, which writes one
-/// object at a time, so that the whole archive's tree of values is never held at once.
+/// The saved objects' states of a restoration archive left on the decoder's tape, which the
+/// commands read from its nodes (`object(at:in:)`), or make into values one at a time
+/// (`object(at:of:)`, for `diff`): the whole archive's tree of values is never made.
 ///
 /// Goes with the `RestorationArchive` it was read with (see `read(bytes:limits:)`), whose
 /// objects with a deferred state have `state` nil and no problem; their entries in
@@ -12,14 +12,17 @@ package struct DeferredStates: Sendable {
     let limits: DecodingLimits
     /// By object: the node of its entry, a nested archive, or nil for an object read whole.
     private(set) var entries: [TapeNode?]
+    /// The positions in `$top` of the archive's `appState` keys, in order; nil for an archive
+    /// read whole.
+    private let appStatePositions: [Int]?
 
     /// Reads the file at `path` (`-` for standard input) as
     /// `RestorationArchive(contentsOf:limits:followingLinks:)` does, but leaves the saved
     /// objects' states on the tape.
     package static func read(
-        contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true, deferring: Bool = true
+        contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true, interpret: Bool = true, deferring: Bool = true
     ) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
-        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits, deferring: deferring)
+        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits, interpret: interpret, deferring: deferring)
     }
 
     /// Reads the files at `paths` at the same time, each as `read(contentsOf:limits:…)` does (what
@@ -37,18 +40,20 @@ package struct DeferredStates: Sendable {
         return results.map { $0! }
     }
 
-    /// Reads `bytes` as `RestorationArchive(bytes:limits:interpret: true)` does, but leaves the
+    /// Reads `bytes` as `RestorationArchive(bytes:limits:interpret:)` does, but leaves the
     /// saved objects' states on the tape (unless not `deferring`: then the archive is read whole).
-    static func read(bytes: ArraySlice<UInt8>, limits: DecodingLimits, deferring defers: Bool = true) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
+    static func read(
+        bytes: ArraySlice<UInt8>, limits: DecodingLimits, interpret: Bool = true, deferring defers: Bool = true
+    ) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
         let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes)
         let keyed = DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) {
             tape.keyedArchive(concurrently: true, stackSize: DeepStack.stackSize(for: limits), deferringArchives: defers)
         }
         guard defers else {
-            return (RestorationArchive(archive: keyed, interpret: true), DeferredStates(tape: tape, limits: limits, entries: []))
+            return (RestorationArchive(archive: keyed, interpret: interpret), DeferredStates(tape: tape, limits: limits, entries: [], appStatePositions: nil))
         }
         var pending: RestorationArchive.PendingObjects?
-        var archive = RestorationArchive(archive: keyed, interpret: true, pending: &pending)
+        var archive = RestorationArchive(archive: keyed, interpret: interpret, pending: &pending)
         var entries: [TapeNode?] = []
         if var pending {
             let nodes = pending.positions.map { position in position.map(tape.topNode(at:)) }
@@ -63,7 +68,12 @@ package struct DeferredStates: Sendable {
         for (index, position) in positions.enumerated() where tape.topNode(at: position).kind == .archive {
             archive.appState.replaceValue(at: index, with: tape.value(tape.topNode(at: position)))
         }
-        return (archive, DeferredStates(tape: tape, limits: limits, entries: entries))
+        return (archive, DeferredStates(tape: tape, limits: limits, entries: entries, appStatePositions: positions))
+    }
+
+    /// The archive's `appState` as nodes of the tape; nil for an archive read whole.
+    var appState: TapeObject.State? {
+        appStatePositions.map { TapeObject.State(archive: tape.root, positions: $0) }
     }
 
     /// The stack a reader of an archive read with `deferred` needs: as deep as its values nest

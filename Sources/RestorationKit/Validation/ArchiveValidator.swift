@@ -54,17 +54,19 @@ public struct ArchiveValidator: Sendable {
 /// visitor closures capture one reference rather than a copy of the archive and each set.
 final class ValidationContext {
     let archive: RestorationArchive
+    /// The states the archive left on the decoder's tape, if it was read so.
+    let deferred: DeferredStates?
     /// Listed paths that have an entry: the objects UIKit can restore.
     let saved: ExactTextSet
     let listed: ExactTextSet
     /// Listed paths listed more than once, with their counts.
     let repeatedPaths: [IdentifierPath: Int]
-    /// Paths of every view of a saved object: known once the objects have been checked (the
-    /// views of a deferred state are known when it is made whole).
+    /// Paths of every view of a saved object: known once the objects have been checked.
     var viewPaths = ExactTextSet()
 
     init(_ archive: RestorationArchive, deferred: DeferredStates?) {
         self.archive = archive
+        self.deferred = deferred
         // Sets of tens of thousands of paths for a large archive: made at once, each at its
         // final size (a set grown by doubling hashes every path again).
         var listed = ExactTextSet()

@@ -4,12 +4,19 @@ enum ReferenceRules {
     /// follow the objects'.
     static func checkApp(_ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        let (tape, archive) = ArchiveTape.of(context.archive.appState)
+        // From the decoder's tape when the archive was read so, otherwise from its values.
+        let (tape, appState): (ArchiveTape, TapeObject.State)
+        if let deferred = context.deferred, let state = deferred.appState {
+            (tape, appState) = (deferred.tape, state)
+        } else {
+            let (valuesTape, archive) = ArchiveTape.of(context.archive.appState)
+            (tape, appState) = (valuesTape, TapeObject.State(archive: archive, positions: Array(0..<archive.memberCount)))
+        }
         tape.withView { view in
-            for position in 0..<archive.memberCount {
-                let key = view.nodes[archive.first + position]
-                guard !view.textEquals(key, RestorationKeys.firstRespondersKey) else { continue }
-                checkReferences(in: .node(view.nodes[archive.first + archive.memberCount + position]), path: nil, key: { view.string(of: key) }, view, context, into: &diagnostics)
+            for index in 0..<appState.count {
+                let (key, value) = appState.entry(index, in: view)
+                guard let key, !view.textEquals(key, RestorationKeys.firstRespondersKey) else { continue }
+                checkReferences(in: value, path: nil, key: { view.string(of: key) }, view, context, into: &diagnostics)
             }
         }
         diagnostics += checkFirstResponders(context)
