@@ -32,12 +32,8 @@ package struct DumpDocument: Encodable {
 
     /// The document of a file already read (see `init(contentsOf:file:limits:interpret:)`).
     init(bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true) throws(ArchiveError) {
-        if interpret {
-            let (archive, deferred) = try DeferredStates.read(bytes: bytes, limits: limits)
-            self.init(file: file, archive: archive, deferred: deferred)
-        } else {
-            self.init(file: file, archive: try RestorationArchive(bytes: bytes, limits: limits, interpret: false))
-        }
+        let (archive, deferred) = try DeferredStates.read(bytes: bytes, limits: limits, interpret: interpret)
+        self.init(file: file, archive: archive, deferred: deferred)
     }
 
     /// The same document with only the objects at or below `prefix` (see

@@ -147,14 +147,11 @@ package struct TextDumpFormatter: Sendable {
         appStateFields(archive, deferred: deferred, into: &out)
     }
 
-    /// The app state's keys: from the decoder's tape when the archive was read with `deferred`,
-    /// otherwise its values put on a tape.
+    /// The app state's keys (see `RestorationArchive.withAppStateOnTape`).
     private func appStateFields(_ archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
-        if let deferred, let state = deferred.appState {
-            return deferred.tape.withView { TextDumpValues(formatter: self, view: $0).fields(of: state, indent: 1, into: &out) }
+        archive.withAppStateOnTape(deferred: deferred) { state, view in
+            TextDumpValues(formatter: self, view: view).fields(of: state, indent: 1, into: &out)
         }
-        let (tape, fields) = ArchiveTape.of(archive.appState)
-        tape.withView { TextDumpValues(formatter: self, view: $0).fields(of: fields, indent: 1, into: &out) }
     }
 
     // MARK: Sections

@@ -223,10 +223,3 @@ struct TextDumpValues {
         out.append(")")
     }
 }
-
-extension TapeView {
-    /// A string or reference node's bytes as a string.
-    func string(of node: TapeNode) -> String {
-        String(decoding: bytes(of: node), as: UTF8.self)
-    }
-}

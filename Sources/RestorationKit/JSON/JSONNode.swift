@@ -17,7 +17,6 @@ extension JSONNode {
         if case .deferred = self { return true }
         return false
     }
-
 }
 
 /// Archive content that is encoded only when it is written, straight into the sink.

@@ -119,4 +119,14 @@ extension RestorationArchive {
             }
         }
     }
+
+    /// Calls `body` with the archive's `appState` on a tape and that tape's view: the decoder's
+    /// tape when the archive was read with `deferred` (not whole), otherwise a tape of its values.
+    func withAppStateOnTape<Result>(deferred: DeferredStates?, _ body: (TapeObject.State, TapeView) -> Result) -> Result {
+        if let deferred, let state = deferred.appState {
+            return deferred.tape.withView { body(state, $0) }
+        }
+        let (tape, top) = ArchiveTape.of(appState)
+        return tape.withView { body(TapeObject.State(archive: top, positions: Array(0..<top.memberCount)), $0) }
+    }
 }

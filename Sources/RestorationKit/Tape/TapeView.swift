@@ -21,6 +21,11 @@ struct TapeView {
         return UnsafeRawBufferPointer(rebasing: source[start..<(start + count)])
     }
 
+    /// A string or reference node's bytes as a string.
+    func string(of node: TapeNode) -> String {
+        String(decoding: bytes(of: node), as: UTF8.self)
+    }
+
     /// Whether a string node's bytes are `expected`'s.
     func textEquals(_ node: TapeNode, _ expected: StaticString) -> Bool {
         node.kind == .string && bytes(of: node).hasSameBytes(as: expected.bytes)

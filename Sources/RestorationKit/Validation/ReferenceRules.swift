@@ -4,15 +4,7 @@ enum ReferenceRules {
     /// follow the objects'.
     static func checkApp(_ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        // From the decoder's tape when the archive was read so, otherwise from its values.
-        let (tape, appState): (ArchiveTape, TapeObject.State)
-        if let deferred = context.deferred, let state = deferred.appState {
-            (tape, appState) = (deferred.tape, state)
-        } else {
-            let (valuesTape, archive) = ArchiveTape.of(context.archive.appState)
-            (tape, appState) = (valuesTape, TapeObject.State(archive: archive, positions: Array(0..<archive.memberCount)))
-        }
-        tape.withView { view in
+        context.archive.withAppStateOnTape(deferred: context.deferred) { appState, view in
             for index in 0..<appState.count {
                 let (key, value) = appState.entry(index, in: view)
                 guard let key, !view.textEquals(key, RestorationKeys.firstRespondersKey) else { continue }
