@@ -80,7 +80,8 @@ package struct DiffDocument: Encodable {
         func encode(to encoder: any Encoder) throws {
             switch value {
             case .value(let archived):
-                try JSONArchiveValue(archived).encode(to: encoder)
+                var container = encoder.singleValueContainer()
+                try container.encode(JSONArchiveValue(archived))
             case .timestamp(let seconds):
                 var container = encoder.singleValueContainer()
                 if let iso = ReferenceDate.iso8601(seconds) {

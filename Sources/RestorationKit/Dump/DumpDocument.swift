@@ -78,30 +78,21 @@ package struct DumpDocument: Encodable {
 
     /// The listed paths as nodes directly: there may be tens of thousands, and encoding each
     /// through `Encoder` containers costs more than writing it.
-    private struct PathList: Encodable, JSONNodeConvertible {
+    private struct PathList: JSONNodeConvertible {
         let paths: [IdentifierPath]
-
-        func encode(to encoder: any Encoder) throws {
-            try jsonNode.encode(to: encoder)
-        }
 
         var jsonNode: JSONNode {
             .deferred(.identifierPaths(paths))
         }
     }
 
-    /// The objects, each deferred until written (see `ObjectDocument`).
-    private struct ObjectList: Encodable, JSONNodeConvertible {
+    /// The objects, written when the writer gets to them (see `ObjectDocument`).
+    private struct ObjectList: JSONNodeConvertible {
         let objects: [RestorationObject]
         let deferred: DeferredStates?
 
-        func encode(to encoder: any Encoder) throws {
-            try jsonNode.encode(to: encoder)
-        }
-
         var jsonNode: JSONNode {
-            guard let deferred else { return .array(objects.map { ObjectDocument($0).jsonNode }) }
-            return .deferred(.savedObjects(deferred, objects))
+            .deferred(.savedObjects(deferred, objects))
         }
     }
 
@@ -126,11 +117,11 @@ package struct DumpDocument: Encodable {
         let seconds: Double
 
         func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
             if let iso = ReferenceDate.iso8601(seconds) {
-                var container = encoder.singleValueContainer()
                 try container.encode(iso)
             } else {
-                try JSONArchiveValue(.date(seconds)).encode(to: encoder)
+                try container.encode(JSONArchiveValue(.date(seconds)))
             }
         }
     }
@@ -146,49 +137,28 @@ package struct DumpDocument: Encodable {
     }
 }
 
-/// One entry of the document's `objects`, built as nodes directly and only when written: an
-/// archive holds tens of thousands of them.
-struct ObjectDocument: Encodable, JSONNodeConvertible {
-    let object: RestorationObject
-
-    init(_ object: RestorationObject) {
-        self.object = object
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try jsonNode.encode(to: encoder)
-    }
-
-    var jsonNode: JSONNode {
-        .deferred(.restorationObject(object))
-    }
-
-    /// The object's members, in the order the writer sorts them into. `stateAndViews`, when
-    /// given, writes the object's state (or, told `true`, its views) left on a tape, for its
-    /// `state` and `views`.
-    static func write<Sink: JSONSink>(_ object: RestorationObject, to sink: inout Sink, stateAndViews: ((inout Sink, _ views: Bool) -> Void)? = nil) {
-        let entry = object.undecodedEntry
-        sink.writeObject(keys: entry == nil ? keys : keys + ["entry"]) { sink, index in
+/// One entry of the document's `objects`, written only when the writer gets to it: an archive
+/// holds tens of thousands of them.
+enum ObjectDocument {
+    /// The object's members, in the order the writer sorts them into: its state, views and
+    /// undecoded entry from `onTape`, nodes of the tape `view` is of.
+    static func write(_ object: RestorationObject, _ onTape: TapeObject, in view: TapeView, to writer: inout JSONTextWriter) {
+        let tapeValue = JSONTapeValue(view: view)
+        writer.writeObject(keys: onTape.entry == nil ? keys : keys + ["entry"]) { writer, index in
             switch index {
-            case 0: sink.writeComponents(of: object.identifierPath)
-            case 1: sink.writeString(object.identifierPath.rawValue)
-            case 2: sink.writeString(object.restorationClass)
-            case 3: sink.writeString(object.restorationClass.flatMap(SwiftDemangler.demangle))
+            case 0: writer.writeComponents(of: object.identifierPath)
+            case 1: writer.writeString(object.identifierPath.rawValue)
+            case 2: writer.writeString(object.restorationClass)
+            case 3: writer.writeString(object.restorationClass.flatMap(SwiftDemangler.demangle))
             case 4:
-                if let stateAndViews { stateAndViews(&sink, false) } else if let state = object.state { JSONFields.write(state, to: &sink) } else { sink.writeNull() }
-            case 5: sink.writeString(object.stateProblem)
-            case 6:
-                if let stateAndViews { stateAndViews(&sink, true) } else { writeViews(object.views, to: &sink) }
-            default: JSONArchiveValue.write(entry!, to: &sink)
+                if let state = onTape.state { tapeValue.writeState(state, to: &writer) } else { writer.writeNull() }
+            case 5: writer.writeString(object.stateProblem)
+            case 6: tapeValue.writeViews(onTape.views, to: &writer)
+            default: tapeValue.write(onTape.entry!, to: &writer)
             }
         }
     }
 
     /// The members of every object, in order.
     private static let keys = ["components", "identifierPath", "restorationClass", "restorationClassDemangled", "state", "stateProblem", "views"]
-
-    /// Views by path.
-    static func writeViews<Sink: JSONSink>(_ views: [RestorationView], to sink: inout Sink) {
-        sink.writeObject(keys: views.map(\.identifierPath.rawValue)) { sink, index in JSONFields.write(views[index].state, to: &sink) }
-    }
 }

@@ -1,7 +1,11 @@
-/// The `dump --json` encoding of values left on a decoder's tape, written straight from the
-/// nodes into a text writer, without making the values: the text `JSONArchiveValue` writes for
-/// the values the nodes make (scalars go through it; the tests and the decode fuzz target
-/// compare the two on every input).
+/// The `dump --json` encoding of archive values (schema version 1; see docs/json.md and the man
+/// page), written straight from a tape's nodes into a text writer: the decoder's tape, or one
+/// that values were put on (`TapeBuilder.append`). The one place the encoding is written.
+///
+/// Plain JSON where JSON can say it exactly; otherwise an object tagged by a key that begins
+/// with `$`. Archive keys never begin with `$`, so an object's field that does is written with
+/// one more `$` in front, and a dictionary with such a key or with keys that are not strings is
+/// written as `{"$dictionary": [[key, value], …]}`.
 ///
 /// Valid only where its view is (see `ArchiveTape.withView(_:)`).
 struct JSONTapeValue {
@@ -66,14 +70,50 @@ struct JSONTapeValue {
         case .archive:
             writeTagged("$archive", to: &writer) { writeFields(node, to: &$0) }
         case .uuid:
-            JSONArchiveValue.write(.uuid(Array(bytes(of: node))), to: &writer)
+            writeTagged("$uuid", to: &writer) { $0.writeString(ByteFormatting.uuidString(Array(bytes(of: node)))) }
         case .null, .boolean, .integer, .real, .float, .date, .cycle:
-            // Scalars are values without allocation: their encoding is `JSONArchiveValue`'s.
-            JSONArchiveValue.write(view.scalar(node)!, to: &writer)
+            writeScalar(view.scalar(node)!, to: &writer)
         }
     }
 
-    /// A saved object's state, as `JSONFields` writes `RestorationObject.state`.
+    /// Integers JSON readers hold exactly as doubles: |n| ≤ 2^53.
+    static let exactIntegerRange: ClosedRange<Int128> = -(1 << 53)...(1 << 53)
+
+    /// A value without bytes or members (see `TapeNode.scalar(wide:)`).
+    private func writeScalar(_ value: ArchiveValue, to writer: inout JSONTextWriter) {
+        switch value {
+        case .boolean(let boolean):
+            writer.writeBool(boolean)
+        case .integer(let integer) where Self.exactIntegerRange.contains(integer):
+            writer.writeInteger(Int64(integer))
+        case .integer(let integer):
+            writeTagged("$integer", to: &writer) { $0.writeString(String(integer)) }
+        case .float(let float) where float.isFinite:
+            // The float's own shortest digits: what was written, not its widening.
+            writer.writeNumber(float.description)
+        case .float(let float):
+            writeScalar(.real(Double(float)), to: &writer)
+        case .real(let real) where real.isFinite:
+            writer.writeNumber(real.description)
+        case .real(let real):
+            writeTagged("$real", to: &writer) { $0.writeString(real.isNaN ? "nan" : (real < 0 ? "-inf" : "inf")) }
+        case .date(let seconds):
+            if let iso = ReferenceDate.iso8601(seconds) {
+                writeTagged("$date", to: &writer) { $0.writeString(iso) }
+            } else {
+                let keys: [StaticString] = ["$date", "referenceSeconds"]
+                writeMembers(2, to: &writer, key: { MemberKey(keys[$0]) }) { writer, index in
+                    if index == 0 { writer.writeNull() } else { writeScalar(.real(seconds), to: &writer) }
+                }
+            }
+        case .cycle(let uid):
+            writeTagged("$cycle", to: &writer) { $0.writeNumber(String(uid)) }
+        default:
+            writer.writeNull()
+        }
+    }
+
+    /// A saved object's state, as `writeFields` writes an archive's `$top`.
     func writeState(_ state: TapeObject.State, to writer: inout JSONTextWriter) {
         writeMembers(state.count, to: &writer, key: { index in
             state.entry(index, in: view).key.map { memberKey($0) } ?? MemberKey(RestorationKeys.viewRestorationDataKey)
@@ -85,7 +125,7 @@ struct JSONTapeValue {
         }
     }
 
-    /// A saved object's views by path, as `ObjectDocument` writes `RestorationObject.views`.
+    /// A saved object's views by path.
     func writeViews(_ views: [(path: TapeNode, archive: TapeNode)], to writer: inout JSONTextWriter) {
         writeMembers(views.count, to: &writer, key: { memberKey(views[$0].path) }) { writer, index in
             writeFields(views[index].archive, to: &writer)
@@ -100,9 +140,9 @@ struct JSONTapeValue {
         }
     }
 
-    /// The entries of `dictionary` at `positions`, as `JSONArchiveValue` writes a dictionary of
-    /// them: an object when every key is a string, none begins with `$` and no two are the
-    /// same; otherwise `{"$dictionary": [[key, value], …]}` in stored order.
+    /// The entries of `dictionary` at `positions`, as a dictionary of them: an object when every
+    /// key is a string, none begins with `$` and no two are the same; otherwise
+    /// `{"$dictionary": [[key, value], …]}` in stored order.
     func writeDictionary<Positions: RandomAccessCollection<Int>>(_ dictionary: TapeNode, positions: Positions, to writer: inout JSONTextWriter) {
         let (first, count) = (dictionary.first, dictionary.memberCount)
         let positions = Array(positions)
@@ -165,7 +205,8 @@ struct JSONTapeValue {
     }
 
     /// A member's key: its bytes, and whether a `$` is put in front of them (an object's field
-    /// whose name begins with `$`, see `JSONArchiveValue.escapedFieldName`).
+    /// whose name's first byte is `$`, whatever follows it: readers see the byte, not the
+    /// `Character`).
     struct MemberKey {
         var bytes: UnsafeRawBufferPointer
         var prefixed = false

@@ -2,9 +2,9 @@
 /// output is stable and diffable whatever order the archive stored them in.
 ///
 /// The text goes to `sink` in pieces of about `chunkSize` bytes as it is made, and archive
-/// values are encoded straight into it (see `JSONSink`): neither the text nor nodes for a large
-/// archive are held whole.
-struct JSONTextWriter: JSONSink {
+/// content is encoded straight into it (see `JSONDeferred`): neither the text nor nodes for a
+/// large archive are held whole.
+struct JSONTextWriter {
     static let chunkSize = 1 << 20
     /// Indentation stops growing at this depth, so that deeply nested hostile input makes
     /// output proportional to its values, not to values × depth.
@@ -62,7 +62,7 @@ struct JSONTextWriter: JSONSink {
         output.removeAll()
     }
 
-    // MARK: JSONSink
+    // MARK: Values
 
     mutating func write(_ node: JSONNode) {
         if case .array(let elements) = node, elements.allSatisfy(\.isDeferred) {
@@ -187,18 +187,20 @@ struct JSONTextWriter: JSONSink {
         output.append(UInt8(ascii: "\""))
     }
 
-    mutating func writeSavedObjects(_ states: DeferredStates, _ objects: [RestorationObject]) {
+    /// See `JSONDeferred.savedObjects`: each object's state and views from the tape its state
+    /// was left on, or from a tape of its own values.
+    mutating func writeSavedObjects(_ states: DeferredStates?, _ objects: [RestorationObject]) {
+        guard let states else {
+            return writeElements(count: objects.count) { writer, index in
+                TapeObject.withWhole(objects[index]) { onTape, view in ObjectDocument.write(objects[index], onTape, in: view, to: &writer) }
+            }
+        }
         states.tape.withView { view in
-            let tapeValue = JSONTapeValue(view: view)
             writeElements(count: objects.count) { writer, index in
-                guard let object = states.object(at: index, in: view) else { return ObjectDocument.write(objects[index], to: &writer) }
-                ObjectDocument.write(objects[index], to: &writer) { writer, views in
-                    if views {
-                        tapeValue.writeViews(object.views, to: &writer)
-                    } else if let state = object.state {
-                        tapeValue.writeState(state, to: &writer)
-                    }
+                guard let onTape = states.object(at: index, in: view) else {
+                    return TapeObject.withWhole(objects[index]) { onTape, view in ObjectDocument.write(objects[index], onTape, in: view, to: &writer) }
                 }
+                ObjectDocument.write(objects[index], onTape, in: view, to: &writer)
             }
         }
     }
@@ -244,6 +246,23 @@ struct JSONTextWriter: JSONSink {
         }
         level -= 1
         close(UInt8(ascii: "}"))
+    }
+
+    mutating func writeString(_ text: String?) {
+        if let text { writeString(text) } else { writeNull() }
+    }
+
+    /// A node built earlier; deferred content is encoded into the text here.
+    mutating func writeNode(_ node: JSONNode) {
+        switch node {
+        case .null: writeNull()
+        case .bool(let value): writeBool(value)
+        case .number(let text): writeNumber(text)
+        case .string(let text): writeString(text)
+        case .array(let elements): writeArray(count: elements.count) { writer, index in writer.write(elements[index]) }
+        case .object(let members): writeObject(keys: members.map(\.key)) { writer, index in writer.write(members[index].value) }
+        case .deferred(let content): content.write(to: &self)
+        }
     }
 
     // MARK: Layout

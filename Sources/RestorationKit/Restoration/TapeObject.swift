@@ -58,6 +58,13 @@ struct TapeObject {
         }
     }
 
+    /// Calls `body` with `object` read whole put on a tape of its own, and that tape's view.
+    static func withWhole<Result>(_ object: RestorationObject, _ body: (TapeObject, TapeView) -> Result) -> Result {
+        var builder = TapeBuilder()
+        let onTape = TapeObject(object, into: &builder)
+        return ArchiveTape(builder, root: .null).withView { body(onTape, $0) }
+    }
+
     init(state: State?, views: [(path: TapeNode, archive: TapeNode)]) {
         self.state = state
         self.views = views
@@ -101,9 +108,7 @@ extension RestorationArchive {
         _ indices: Range<Int>, deferred: DeferredStates?, while proceeding: () -> Bool = { true }, _ body: (RestorationObject, TapeObject, TapeView) -> Void
     ) {
         func whole(_ object: RestorationObject) {
-            var builder = TapeBuilder()
-            let onTape = TapeObject(object, into: &builder)
-            ArchiveTape(builder, root: .null).withView { body(object, onTape, $0) }
+            TapeObject.withWhole(object) { body(object, $0, $1) }
         }
         guard let deferred else {
             for index in indices where proceeding() { whole(objects[index]) }
