@@ -13,6 +13,11 @@ public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
         case index(Int)
         /// Looks like an index component but is not well formed (`:[x]:`, `:[1]`, `:[]:`).
         case malformedIndex(String)
+
+        var isIndex: Bool {
+            if case .index = self { return true }
+            return false
+        }
     }
 
     public let rawValue: String
@@ -133,7 +138,11 @@ public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
             let slash = UInt8(ascii: "/")
             guard var end = bytes.lastIndex(of: slash) else { return nil }
             let start = bytes[..<end].lastIndex(of: slash).map { $0 + 1 } ?? 0
-            if case .index = Self.parse(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) {
+            let component = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let isIndex = UnsafeRawBufferPointer(component).isASCII
+                ? Self.shape(ofASCII: component) == .index
+                : Self.parse(String(decoding: component, as: UTF8.self)).isIndex
+            if isIndex {
                 guard start > 0 else { return nil }
                 end = start - 1
             }

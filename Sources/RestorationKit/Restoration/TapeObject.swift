@@ -78,11 +78,19 @@ extension DeferredStates {
     func object(at index: Int, in view: TapeView) -> TapeObject? {
         guard let archive = entry(at: index) else { return nil }
         let (first, count, nodes) = (archive.first, archive.memberCount, view.nodes)
-        var state = TapeObject.State(archive: archive, positions: Array(0..<count))
-        let isViewKey = { (position: Int) in view.textEquals(nodes[first + position], RestorationKeys.viewRestorationDataKey) }
-        guard let position = state.positions.first(where: isViewKey), case let viewData = nodes[first + count + position],
-              viewData.kind == .dictionary else { return TapeObject(state: state, views: []) }
-        state.positions.removeAll(where: isViewKey)
+        var state = TapeObject.State(archive: archive, positions: [])
+        state.positions.reserveCapacity(count)
+        var viewDataPosition: Int?
+        for position in 0..<count {
+            if view.textEquals(nodes[first + position], RestorationKeys.viewRestorationDataKey) {
+                viewDataPosition = viewDataPosition ?? position
+            } else {
+                state.positions.append(position)
+            }
+        }
+        guard let viewDataPosition, case let viewData = nodes[first + count + viewDataPosition], viewData.kind == .dictionary else {
+            return TapeObject(state: TapeObject.State(archive: archive, positions: Array(0..<count)), views: [])
+        }
         var views: [(path: TapeNode, archive: TapeNode)] = []
         var leftovers: [Int] = []
         for entry in 0..<viewData.memberCount {

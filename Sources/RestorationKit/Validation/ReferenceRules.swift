@@ -5,10 +5,11 @@ enum ReferenceRules {
     static func checkApp(_ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         context.archive.withAppStateOnTape(deferred: context.deferred) { appState, view in
+            var scan = ReferenceScan(saved: context.saved, view: view)
             for index in 0..<appState.count {
                 let (key, value) = appState.entry(index, in: view)
                 guard let key, !view.textEquals(key, RestorationKeys.firstRespondersKey) else { continue }
-                checkReferences(in: value, path: nil, key: { view.string(of: key) }, view, context, into: &diagnostics)
+                checkReferences(in: value, path: nil, key: { view.string(of: key) }, &scan, into: &diagnostics)
             }
         }
         diagnostics += checkFirstResponders(context)
@@ -25,15 +26,19 @@ enum ReferenceRules {
             diagnostics += checkChildren(children, view, container: path, context)
         }
         diagnostics += checkSelectedTab(state, view, children: children, container: path, context)
+        // One scan for all of the object's values: each holds the saved paths' set, which every
+        // thread shares.
+        var scan = ReferenceScan(saved: context.saved, view: view)
         for index in 0..<state.count {
             let (key, value) = state.entry(index, in: view)
             if let key, view.textEquals(key, RestorationKeys.childrenKey) { continue }
-            checkReferences(in: value, path: path, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, view, context, into: &diagnostics)
+            checkReferences(in: value, path: path, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, &scan, into: &diagnostics)
         }
         for (viewPath, archive) in onTape.views {
+            let viewPath = view.string(of: viewPath)
             for position in 0..<archive.memberCount {
                 let key = view.nodes[archive.first + position]
-                checkReferences(in: .node(view.nodes[archive.first + archive.memberCount + position]), path: view.string(of: viewPath), key: { view.string(of: key) }, view, context, into: &diagnostics)
+                checkReferences(in: .node(view.nodes[archive.first + archive.memberCount + position]), path: viewPath, key: { view.string(of: key) }, &scan, into: &diagnostics)
             }
         }
         return diagnostics
@@ -95,12 +100,16 @@ enum ReferenceRules {
     /// a path and each target no object was saved under, each once, in the order the walk meets
     /// them. The key (`key`, made only for a finding) is the entry's the value is under.
     private static func checkReferences(
-        in value: TapeValue, path: String?, key: () -> String, _ view: TapeView, _ context: ValidationContext, into diagnostics: inout [Diagnostic]
+        in value: TapeValue, path: String?, key: () -> String, _ scan: inout ReferenceScan, into diagnostics: inout [Diagnostic]
     ) {
-        var scan = ReferenceScan(saved: context.saved, view: view)
+        scan.start()
         switch value {
-        case .node(let node): scan.visit(node)
-        case .entries(let dictionary, let positions): scan.visit(dictionary, positions: positions)
+        case .node(let node):
+            // Most values are scalars and strings, which hold no reference.
+            guard ReferenceScan.mayHoldReferences(node) else { return }
+            scan.visit(node)
+        case .entries(let dictionary, let positions):
+            scan.visit(dictionary, positions: positions)
         }
         guard !scan.findings.isEmpty else { return }
         let key = key()
@@ -167,6 +176,20 @@ private struct ReferenceScan {
     init(saved: ExactTextSet, view: TapeView) {
         self.saved = saved
         self.view = view
+    }
+
+    /// Forgets the findings of the value scanned before.
+    mutating func start() {
+        if !findings.isEmpty { (findings, reported) = ([], ExactTextSet()) }
+        sawProxy = false
+    }
+
+    /// Whether `node` is a reference or a container, which may hold one.
+    static func mayHoldReferences(_ node: TapeNode) -> Bool {
+        switch node.kind {
+        case .null, .string, .integer, .real, .float, .boolean, .date, .data, .uuid, .cycle: false
+        case .reference, .array, .set, .orderedSet, .dictionary, .object, .archive, .url: true
+        }
     }
 
     mutating func visit(_ node: TapeNode) {
