@@ -400,25 +400,24 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
         // The description's strings as bytes (see `ClassSignature`): every archive describes
         // its classes again, and most describe the same few.
-        var signature = ClassSignature(reusing: &s.classSignature)
-        defer { s.classSignature = signature.bytes }
+        let signature = ClassSignature(in: s.classSignature)
         let index = try member(Int(uid), of: objects, &s)
         var fields: (name: Int?, chain: Int?, hints: Int?) = (nil, nil, nil)
         if case .dictionary(let description) = try object(index, &s) {
             fields = try classFields(description, &s)
         }
-        guard let nameIndex = fields.name, try appendString(nameIndex, to: &signature, &s) else {
+        guard let nameIndex = fields.name, try appendString(nameIndex, to: signature, &s) else {
             throw s.error(.malformed, "the $class of object \(owner) (UID \(uid)) is \(try describe(index, &s)) without a $classname, not a class dictionary")
         }
         // Without a `$classes` array the chain is the class alone.
         if let chainIndex = fields.chain, case .array(let names) = try object(chainIndex, &s) {
-            try appendStrings(names, to: &signature, &s)
+            try appendStrings(names, to: signature, &s)
         } else {
             signature.appendAbsence()
         }
         if let hintsIndex = fields.hints {
             if case .array(let names) = try object(hintsIndex, &s) {
-                try appendStrings(names, to: &signature, &s)
+                try appendStrings(names, to: signature, &s)
             } else {
                 signature.appendCount(0)
             }
@@ -463,16 +462,20 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 
     /// Appends the string at `index` to the signature; false when it is not a string.
-    private func appendString(_ index: Int, to signature: inout ClassSignature, _ s: inout DecodingState) throws(ArchiveError) -> Bool {
-        withStringBytes(try item(index, &s), &s) { signature.append($0) } != nil
+    private func appendString(_ index: Int, to signature: ClassSignature, _ s: inout DecodingState) throws(ArchiveError) -> Bool {
+        if let bytes = table.asciiBytes(index) {
+            signature.append(bytes)
+            return true
+        }
+        return withStringBytes(try item(index, &s), &s) { signature.append($0) } != nil
     }
 
     /// Appends the strings of an array of class names (others are left out).
-    private func appendStrings(_ names: PropertyListContainer, to signature: inout ClassSignature, _ s: inout DecodingState) throws(ArchiveError) {
-        let countAt = signature.bytes.count
+    private func appendStrings(_ names: PropertyListContainer, to signature: ClassSignature, _ s: inout DecodingState) throws(ArchiveError) {
+        let countAt = signature.count
         signature.appendCount(0)
         var count = 0
-        for position in 0..<names.count where try appendString(try member(position, of: names, &s), to: &signature, &s) {
+        for position in 0..<names.count where try appendString(try member(position, of: names, &s), to: signature, &s) {
             count += 1
         }
         signature.setCount(count, at: countAt)

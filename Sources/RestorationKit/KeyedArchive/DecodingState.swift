@@ -34,7 +34,9 @@ struct DecodingState {
     /// The class descriptions each archive under way has met, by UID (an archive has a
     /// handful), pushed and popped like `slots`.
     var archiveClasses: [(uid: Int, info: ArchiveClassInfo)] = []
-    var classSignature: [UInt8] = []
+    /// Where a class description's signature is written: one buffer, reused (a state is never
+    /// shared between threads).
+    let classSignature = ByteBuffer()
 
     init(limits: DecodingLimits, allowsConcurrency: Bool) {
         self.limits = limits
@@ -160,21 +162,19 @@ struct KnownClasses {
     private var ends: [Int] = []
     private var infos: [ArchiveClassInfo] = []
 
-    func find(_ signature: [UInt8]) -> ArchiveClassInfo? {
+    func find(_ wanted: UnsafeRawBufferPointer) -> ArchiveClassInfo? {
         signatures.withUnsafeBytes { stored in
-            signature.withUnsafeBytes { wanted in
-                var start = 0
-                for (index, end) in ends.enumerated() {
-                    defer { start = end }
-                    guard end - start == wanted.count else { continue }
-                    if wanted.count == 0 || memcmp(stored.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0 { return infos[index] }
-                }
-                return nil
+            var start = 0
+            for (index, end) in ends.enumerated() {
+                defer { start = end }
+                guard end - start == wanted.count else { continue }
+                if wanted.count == 0 || memcmp(stored.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0 { return infos[index] }
             }
+            return nil
         }
     }
 
-    mutating func add(_ signature: [UInt8], _ info: ArchiveClassInfo) {
+    mutating func add(_ signature: UnsafeRawBufferPointer, _ info: ArchiveClassInfo) {
         guard infos.count < 64 else { return }
         signatures.append(contentsOf: signature)
         ends.append(signatures.count)
@@ -195,36 +195,44 @@ struct ArchiveClassInfo {
 /// there is none), then the hints (or a mark), each list a count and each string a length and
 /// its UTF-8. Two descriptions with the same signature describe the same class.
 struct ClassSignature {
-    var bytes: [UInt8]
+    private let buffer: ByteBuffer
     private static let absent = UInt32.max
 
-    /// A signature written into `storage`'s capacity.
-    init(reusing storage: inout [UInt8]) {
-        bytes = storage
-        storage = []
-        bytes.removeAll(keepingCapacity: true)
+    /// An empty signature written into `buffer`, which it overwrites.
+    init(in buffer: ByteBuffer) {
+        self.buffer = buffer
+        buffer.removeAll()
     }
 
-    mutating func append(_ string: UnsafeRawBufferPointer) {
+    /// Valid until the buffer is written again.
+    var bytes: UnsafeRawBufferPointer {
+        buffer.bytes
+    }
+
+    var count: Int {
+        buffer.count
+    }
+
+    func append(_ string: UnsafeRawBufferPointer) {
         appendCount(string.count)
-        bytes.append(contentsOf: string)
+        buffer.append(contentsOf: string)
     }
 
-    mutating func appendCount(_ count: Int) {
-        withUnsafeBytes(of: UInt32(count).littleEndian) { bytes.append(contentsOf: $0) }
+    func appendCount(_ count: Int) {
+        withUnsafeBytes(of: UInt32(count).littleEndian) { buffer.append(contentsOf: $0) }
     }
 
-    mutating func setCount(_ count: Int, at offset: Int) {
-        withUnsafeBytes(of: UInt32(count).littleEndian) { bytes.replaceSubrange(offset..<(offset + 4), with: $0) }
+    func setCount(_ count: Int, at offset: Int) {
+        withUnsafeBytes(of: UInt32(count).littleEndian) { buffer.replace(at: offset, with: $0) }
     }
 
-    mutating func appendAbsence() {
-        withUnsafeBytes(of: Self.absent.littleEndian) { bytes.append(contentsOf: $0) }
+    func appendAbsence() {
+        withUnsafeBytes(of: Self.absent.littleEndian) { buffer.append(contentsOf: $0) }
     }
 
     /// The class the signature describes.
     var tapeClass: TapeClass {
-        var reader = Reader(bytes: bytes)
+        var reader = Reader(bytes: buffer.array)
         let name = reader.string()
         let chain = reader.count().map { count in (0..<count).map { _ in reader.string() } } ?? [name]
         let hints = reader.count().map { count in (0..<count).map { _ in reader.string() } }

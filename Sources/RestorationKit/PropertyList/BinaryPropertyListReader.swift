@@ -166,6 +166,14 @@ struct BinaryPropertyList: PropertyListObjectTable {
         return .textString(offset: offset, count: text.count - offset)
     }
 
+    func asciiBytes(_ index: Int) -> UnsafeRawBufferPointer? {
+        guard let offset = try? offsetOfObject(index), buffer[offset] >> 4 == 0x5,
+              let (count, start) = try? countAndStart(offset: offset, info: Int(buffer[offset] & 0x0F)),
+              (try? need(count, after: start, for: "", at: offset)) != nil else { return nil }
+        let bytes = inputBytes(start, count)
+        return bytes.isASCII ? bytes : nil
+    }
+
     func inputBytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
     }

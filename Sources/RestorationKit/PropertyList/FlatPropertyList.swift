@@ -23,6 +23,8 @@ struct FlatPropertyList: PropertyListObjectTable {
 
     func byteOffset(of index: Int) -> Int? { nil }
 
+    func asciiBytes(_ index: Int) -> UnsafeRawBufferPointer? { nil }
+
     func object(_ index: Int) throws(PropertyListError) -> PropertyListObject {
         switch entries[index] {
         case .scalar(let value): .scalar(value)

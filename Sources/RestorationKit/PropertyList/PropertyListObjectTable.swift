@@ -23,6 +23,10 @@ protocol PropertyListObjectTable {
     func member(_ position: Int, of container: PropertyListContainer) throws(PropertyListError) -> Int
     /// Where object `index` starts in the input, for messages; nil where that is not known (XML).
     func byteOffset(of index: Int) -> Int?
+    /// The bytes of object `index` when it is a string stored as ASCII in the input, its bounds
+    /// sound; nil otherwise (`item` then reads it, or reports what is wrong). The short way to a
+    /// class description's names, which every nested archive repeats.
+    func asciiBytes(_ index: Int) -> UnsafeRawBufferPointer?
 }
 
 /// One object of a table as the keyed-archive decoder reads it: strings and data are left in the

@@ -1,4 +1,5 @@
-/// A growable run of bytes that appends with a bounds check and a copy: the JSON writer's text.
+/// A growable run of bytes that appends with a bounds check and a copy: the writers' text, and
+/// the decoder's class signatures.
 ///
 /// Output is made of millions of small pieces (a bracket, an indentation, a key); appending
 /// each to an `Array` costs a uniqueness check and a generic copy. A writer owns its buffer
@@ -40,6 +41,13 @@ final class ByteBuffer {
 
     func removeAll() {
         count = 0
+    }
+
+    /// Overwrites bytes already written, from `offset`.
+    func replace(at offset: Int, with bytes: UnsafeRawBufferPointer) {
+        precondition(offset >= 0 && offset + bytes.count <= count)
+        guard let from = bytes.baseAddress else { return }
+        UnsafeMutableRawPointer(start + offset).copyMemory(from: from, byteCount: bytes.count)
     }
 
     @inline(__always)
