@@ -55,12 +55,12 @@ public struct RestorationTree: Sendable {
         let objects = archive.objects
         let stackSize = DeferredStates.stackSize(for: deferred)
         let context = ValidationContext(archive, deferred: deferred)
-        // Each object's parent path and label (parsing every path is the costly part) and what
-        // the tree shows of its state, in parts on all processors, each object made whole once;
-        // the calling thread makes the set of saved paths meanwhile.
-        var known = ExactTextSet()
+        // Each object's parent path and what the tree shows of its state, in parts on all
+        // processors, each object made whole once; the calling thread indexes the objects by
+        // path meanwhile (paths are distinct: one object per listed path).
+        var indexOfPath: [ExactText: Int] = [:]
         let summaries = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
-            known = ExactTextSet(objects.lazy.map(\.identifierPath.rawValue))
+            indexOfPath = Dictionary(objects.indices.lazy.map { (ExactText(objects[$0].identifierPath.rawValue), $0) }, uniquingKeysWith: { first, _ in first })
         }) { range in
             var summaries: [StateSummary] = []
             summaries.reserveCapacity(range.count)
@@ -80,21 +80,19 @@ public struct RestorationTree: Sendable {
             }
             return summaries
         }.joined())
-        var childrenOf: [ExactText: [Int]] = [:]
+        // The tree by object index: each path is looked up once, for its parent.
+        let parents = summaries.map { summary in summary.parent.flatMap { indexOfPath[ExactText($0)] } }
+        var children = [[Int]](repeating: [], count: objects.count)
         var rootIndices: [Int] = []
         for index in objects.indices {
-            if let parent = summaries[index].parent, known.contains(parent) {
-                childrenOf[ExactText(parent), default: []].append(index)
-            } else {
-                rootIndices.append(index)
-            }
+            if let parent = parents[index] { children[parent].append(index) } else { rootIndices.append(index) }
         }
         // A node's label depends on its own path and whether it has a parent: made in parts on
         // all processors.
         let labels = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize) { range in
             range.map { index -> String in
                 let path = objects[index].identifierPath.rawValue
-                guard let parent = summaries[index].parent, known.contains(parent) else { return path }
+                guard parents[index] != nil, let parent = summaries[index].parent else { return path }
                 return Self.label(path, belowParentOfLength: parent.utf8.count)
             }
         }.joined())
@@ -121,14 +119,13 @@ public struct RestorationTree: Sendable {
         func node(_ index: Int, parentIndex: Int?) -> Node {
             let object = objects[index]
             let path = object.identifierPath.rawValue
-            let parent = parentIndex.map { summaries[$0] }
             return Node(
                 identifierPath: object.identifierPath, label: labels[index], restorationClass: object.restorationClass,
                 views: summaries[index].views,
-                presented: parent?.presented.map { $0.isExactly(path) } ?? false,
-                selected: parent?.selected.map { $0.isExactly(path) } ?? false,
-                stateProblem: object.stateProblem, dangling: dangling[ExactText(path)] ?? [],
-                children: (childrenOf[ExactText(path)] ?? []).map { node($0, parentIndex: index) })
+                presented: parentIndex.flatMap { summaries[$0].presented }.map { $0.isExactly(path) } ?? false,
+                selected: parentIndex.flatMap { summaries[$0].selected }.map { $0.isExactly(path) } ?? false,
+                stateProblem: object.stateProblem, dangling: dangling.isEmpty ? [] : dangling[ExactText(path)] ?? [],
+                children: children[index].map { node($0, parentIndex: index) })
         }
         return (rootIndices.map { node($0, parentIndex: nil) }, appDangling)
     }
