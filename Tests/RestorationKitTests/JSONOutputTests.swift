@@ -64,6 +64,18 @@ final class JSONOutputTests: XCTestCase {
             """)
     }
 
+    /// Archive content is written by `JSONOutput` alone: another encoder is refused with an
+    /// error that says so, not handed a partial or empty value.
+    func testOtherEncodersAreRefusedArchiveContent() throws {
+        let document = Document(value: .array([.integer(1), .string("two")]))
+        XCTAssertThrowsError(try JSONEncoder().encode(document)) { error in
+            guard case EncodingError.invalidValue(_, let context) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(context.debugDescription, "archive content is written by JSONOutput only")
+            XCTAssertEqual(context.codingPath.map(\.stringValue), ["value"])
+        }
+        XCTAssertEqual(try JSONOutput.text([document], asArray: false), "{\n  \"value\": [\n    1,\n    \"two\"\n  ]\n}\n")
+    }
+
     /// A large array of deferred archive content is rendered on several threads a batch at a
     /// time; the text must be exactly the one-thread text, across batch boundaries too.
     func testConcurrentlyWrittenArrayIsTheSequentialText() throws {
