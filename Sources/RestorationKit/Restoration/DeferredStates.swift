@@ -117,7 +117,7 @@ package struct DeferredStates: Sendable {
     /// with them), whole.
     func whole(_ object: RestorationObject, at index: Int, sharing strings: inout RepeatedStrings) -> RestorationObject {
         guard let node = entry(at: index) else { return object }
-        var whole = RestorationArchive.object(path: object.identifierPath, entry: tape.value(node, sharing: &strings))
+        var whole = tape.restorationObject(path: object.identifierPath, splitting: node, sharing: &strings)
         whole.restorationClass = object.restorationClass
         return whole
     }

@@ -187,8 +187,10 @@ public struct RestorationArchive: Hashable, Sendable {
     static func object(path: IdentifierPath, entry: ArchiveValue?) -> RestorationObject {
         switch entry {
         case .archive(let archive)?:
-            let (state, views) = splitViews(archive.top)
-            return RestorationObject(identifierPath: path, state: state, views: views)
+            // Split on a tape, as an object whose state is left on the decoder's tape is.
+            let (tape, node) = ArchiveTape.of(archive.top)
+            var strings = RepeatedStrings()
+            return tape.restorationObject(path: path, splitting: node, sharing: &strings)
         case .data(let data)?:
             let problem = data.archiveError.map { "its entry is data that failed to decode as a keyed archive: \($0)" }
                 ?? "its entry is \(data.bytes.count) bytes of data that are not a keyed archive"
@@ -198,30 +200,6 @@ public struct RestorationArchive: Hashable, Sendable {
         case nil:
             return RestorationObject(identifierPath: path, state: nil, stateProblem: "the archive has no entry for this path")
         }
-    }
-
-    /// Moves the view archives under `kViewRestorationDataKey` out of an object's state.
-    /// Entries that are not view archives stay in the state under that key.
-    private static func splitViews(_ top: ArchiveFields) -> (ArchiveFields, [RestorationView]) {
-        guard case .dictionary(let viewData)? = top[RestorationKeys.viewRestorationData] else {
-            return (top, [])
-        }
-        var views: [RestorationView] = []
-        var leftovers: [ArchiveDictionary.Entry] = []
-        for entry in viewData.entries {
-            if case .string(let path) = entry.key, case .archive(let archive) = entry.value {
-                views.append(RestorationView(identifierPath: IdentifierPath(path), state: archive.top))
-            } else {
-                leftovers.append(entry)
-            }
-        }
-        var state = top.removing(RestorationKeys.viewRestorationData)
-        if !leftovers.isEmpty {
-            state = ArchiveFields(
-                keys: state.keys + [RestorationKeys.viewRestorationData],
-                values: state.values + [.dictionary(ArchiveDictionary(entries: leftovers))])
-        }
-        return (state, views)
     }
 }
 

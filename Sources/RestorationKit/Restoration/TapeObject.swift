@@ -71,26 +71,29 @@ struct TapeObject {
     }
 }
 
-extension DeferredStates {
-    /// The state and views of the object at `index` as nodes of the tape (`view` is of the
-    /// tape), split as `RestorationArchive.object(path:entry:)` splits them; nil unless its
-    /// state is left on the tape.
-    func object(at index: Int, in view: TapeView) -> TapeObject? {
-        guard let archive = entry(at: index) else { return nil }
+extension TapeObject {
+    /// The state and views of a saved object whose entry is `archive` (a nested archive's node
+    /// of the tape `view` is of): the view archives under `kViewRestorationDataKey` split off
+    /// its state, as UIKit reads them. Entries under that key that are not view archives stay
+    /// in the state, under that key, after its other entries. The one place the split is made:
+    /// an object read whole is split on a tape too (see `RestorationArchive.object(path:entry:)`).
+    init(splitting archive: TapeNode, in view: TapeView) {
         let (first, count, nodes) = (archive.first, archive.memberCount, view.nodes)
-        var state = TapeObject.State(archive: archive, positions: [])
-        state.positions.reserveCapacity(count)
+        var positions: [Int] = []
+        positions.reserveCapacity(count)
         var viewDataPosition: Int?
         for position in 0..<count {
             if view.textEquals(nodes[first + position], RestorationKeys.viewRestorationDataKey) {
                 viewDataPosition = viewDataPosition ?? position
             } else {
-                state.positions.append(position)
+                positions.append(position)
             }
         }
         guard let viewDataPosition, case let viewData = nodes[first + count + viewDataPosition], viewData.kind == .dictionary else {
-            return TapeObject(state: TapeObject.State(archive: archive, positions: Array(0..<count)), views: [])
+            self.init(state: State(archive: archive, positions: Array(0..<count)), views: [])
+            return
         }
+        var state = State(archive: archive, positions: positions)
         var views: [(path: TapeNode, archive: TapeNode)] = []
         var leftovers: [Int] = []
         for entry in 0..<viewData.memberCount {
@@ -102,7 +105,15 @@ extension DeferredStates {
             }
         }
         if !leftovers.isEmpty { state.leftovers = (viewData, leftovers) }
-        return TapeObject(state: state, views: views)
+        self.init(state: state, views: views)
+    }
+}
+
+extension DeferredStates {
+    /// The state and views of the object at `index` as nodes of the tape (`view` is of the
+    /// tape); nil unless its state is left on the tape.
+    func object(at index: Int, in view: TapeView) -> TapeObject? {
+        entry(at: index).map { TapeObject(splitting: $0, in: view) }
     }
 }
 
