@@ -50,12 +50,6 @@ extension String {
             ?? own.elementsEqual(bytes)
     }
 
-    /// Whether the string's first byte is `byte` (a `$` before a combining mark is still the
-    /// first byte, though not the first `Character`).
-    func startsWith(byte: UInt8) -> Bool {
-        utf8.first == byte
-    }
-
     /// Whether the bytes are ordered before `other`'s: the order of Unicode scalars, without
     /// normalizing either string first.
     func precedesExactly(_ other: String) -> Bool {
