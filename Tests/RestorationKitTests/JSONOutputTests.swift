@@ -82,7 +82,7 @@ final class JSONOutputTests: XCTestCase {
         let state = try XCTUnwrap(FixtureFiles.archive("values.data").objects.first?.state)
         let elements: [JSONNode] = (0..<1_100).map { index in
             index.isMultiple(of: 3)
-                ? .deferred(.fields(state))
+                ? .deferred(.value(.archive(KeyedArchive(top: state))))
                 : .deferred(.value(.array([.integer(Int128(index)), .string("element \(index)"), .real(Double(index) / 7)])))
         }
         let node = JSONNode.object([("objects", .array(elements)), ("count", .number("1100"))])

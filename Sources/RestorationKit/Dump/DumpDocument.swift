@@ -60,7 +60,7 @@ package struct DumpDocument: Encodable {
         try container.encode(ClassMap(map: archive.restorationClassMap), forKey: .restorationClassMap)
         try container.encode(PathList(paths: archive.identifierPaths), forKey: .identifierPaths)
         try container.encode(ObjectList(objects: archive.objects, deferred: deferred), forKey: .objects)
-        try container.encode(JSONFields(archive.appState), forKey: .appState)
+        try container.encode(AppState(archive: archive, deferred: deferred), forKey: .appState)
         try container.encode(archive.notes, forKey: .notes)
     }
 
@@ -83,6 +83,16 @@ package struct DumpDocument: Encodable {
 
         var jsonNode: JSONNode {
             .deferred(.identifierPaths(paths))
+        }
+    }
+
+    /// The other `$top` keys, written when the writer gets to them.
+    private struct AppState: JSONNodeConvertible {
+        let archive: RestorationArchive
+        let deferred: DeferredStates?
+
+        var jsonNode: JSONNode {
+            .deferred(.appState(archive, deferred))
         }
     }
 

@@ -15,19 +15,6 @@ struct JSONArchiveValue: JSONNodeConvertible {
     }
 }
 
-/// String-keyed values written as one JSON object, keys as they are.
-struct JSONFields: JSONNodeConvertible {
-    let fields: ArchiveFields
-
-    init(_ fields: ArchiveFields) {
-        self.fields = fields
-    }
-
-    var jsonNode: JSONNode {
-        .deferred(.fields(fields))
-    }
-}
-
 /// A coding key for keys known only at run time.
 struct JSONKey: CodingKey, ExpressibleByStringLiteral {
     let stringValue: String

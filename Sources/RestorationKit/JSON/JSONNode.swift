@@ -23,7 +23,9 @@ extension JSONNode {
 /// from the nodes of a tape (see `JSONTapeValue`): values are put on a tape of their own first.
 enum JSONDeferred {
     case value(ArchiveValue)
-    case fields(ArchiveFields)
+    /// An archive's `appState`, as one object, keys as they are: from the decoder's tape when
+    /// the archive was read with its states left there (see `RestorationArchive.withAppStateOnTape`).
+    case appState(RestorationArchive, DeferredStates?)
     /// A document's saved objects, as an array: the states some of them left on a tape (see
     /// `DeferredStates`), and the objects, whose states and views are not read where they did.
     case savedObjects(DeferredStates?, [RestorationObject])
@@ -36,9 +38,8 @@ enum JSONDeferred {
             var builder = TapeBuilder()
             let node = builder.append(value)
             ArchiveTape(builder, root: node).withView { JSONTapeValue(view: $0).write(node, to: &writer) }
-        case .fields(let fields):
-            let (tape, archive) = ArchiveTape.of(fields)
-            tape.withView { JSONTapeValue(view: $0).writeFields(archive, to: &writer) }
+        case .appState(let archive, let deferred):
+            archive.withAppStateOnTape(deferred: deferred) { state, view in JSONTapeValue(view: view).writeState(state, to: &writer) }
         case .savedObjects(let states, let objects):
             writer.writeSavedObjects(states, objects)
         case .identifierPaths(let paths):
