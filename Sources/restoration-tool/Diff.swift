@@ -49,7 +49,7 @@ struct Diff: ParsableCommand {
             Console.restorationArchive(file, result)
         }
         guard read.count == 2 else { Console.finish(ExitStatus.unreadable) }
-        let changes = ArchiveDiffer(ignoring: Set(ignore)).diff(read[0].0, read[1].0, deferred: (read[0].1, read[1].1))
+        let changes = ArchiveDiffer(ignoring: ignore).diff(read[0].0, read[1].0, deferred: (read[0].1, read[1].1))
         // A document bound to go past the limit is not built (its nodes would take gigabytes).
         if json, DiffDocument.minimumSize(of: changes) > decoding.maxOutputBytes {
             Console.outputTooLarge(file: b, limit: decoding.maxOutputBytes)

@@ -2,11 +2,18 @@
 /// are identical, dictionary key order does not matter, array order does. Paths, keys and
 /// strings are the same when their bytes are (see `ExactText`).
 public struct ArchiveDiffer: Sendable {
-    /// Metadata fields (`timestamp`, `bundleVersion` …) and keys (at any depth) to leave out.
-    public var ignored: Set<String>
+    /// Metadata fields (`timestamp`, `bundleVersion` …) and keys (at any depth) to leave out,
+    /// matched by their bytes (see `ExactText`): "Café" composed does not leave out "Café"
+    /// decomposed, a key of its own. (A `Set<String>` would hold only one of the two.)
+    public var ignored: [String]
 
-    public init(ignoring ignored: Set<String> = []) {
+    public init(ignoring ignored: [String] = []) {
         self.ignored = ignored
+    }
+
+    /// Whether `name` is one of `ignored`, byte for byte.
+    private func isIgnored(_ name: String) -> Bool {
+        !ignored.isEmpty && ignored.containsExactly(name)
     }
 
     public static let metadataFields = [
@@ -37,7 +44,7 @@ public struct ArchiveDiffer: Sendable {
 
     private func metadata(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout [ArchiveChange]) {
         func compare(_ name: String, _ old: DiffValue?, _ new: DiffValue?, differ: Bool? = nil) {
-            guard !ignored.contains(name), differ ?? (old != new) else { return }
+            guard !isIgnored(name), differ ?? (old != new) else { return }
             let kind: ArchiveChange.Kind = old == nil ? .added : (new == nil ? .removed : .changed)
             changes.append(ArchiveChange(kind, identifierPath: nil, path: [.key(name)], old: old, new: new))
         }
@@ -52,7 +59,7 @@ public struct ArchiveDiffer: Sendable {
 
         // Class-map entries of objects in both archives are reported with the object.
         let common = Set(a.objects.map(\.identifierPath)).intersection(b.objects.map(\.identifierPath))
-        if !ignored.contains("restorationClassMap") {
+        if !isIgnored("restorationClassMap") {
             for path in orderedUnion(a.restorationClassMap.keys, b.restorationClassMap.keys) where !common.contains(IdentifierPath(path)) {
                 compareScalar(a.restorationClassMap[path].map(ArchiveValue.string), b.restorationClassMap[path].map(ArchiveValue.string),
                               object: nil, path: [.key("restorationClassMap"), .key(path)], into: &changes)
@@ -61,7 +68,7 @@ public struct ArchiveDiffer: Sendable {
         let (oldPaths, newPaths) = (a.identifierPaths, b.identifierPaths)
         // Paths saved in one archive only are reported as objects added or removed; what is left
         // is the same paths in another order, or listed another number of times.
-        if !ignored.contains("identifierPaths"), oldPaths != newPaths, Set(oldPaths) == Set(newPaths) {
+        if !isIgnored("identifierPaths"), oldPaths != newPaths, Set(oldPaths) == Set(newPaths) {
             let summary = oldPaths.sorted() == newPaths.sorted() ? "save order changed" : "paths listed another number of times"
             changes.append(ArchiveChange(.changed, identifierPath: nil, path: [.key("identifierPaths")],
                 old: .paths(oldPaths.map(\.rawValue)), new: .paths(newPaths.map(\.rawValue)), summary: summary))
@@ -106,7 +113,7 @@ public struct ArchiveDiffer: Sendable {
 
     private func object(_ a: RestorationObject, _ b: RestorationObject, into changes: inout [ArchiveChange]) {
         let path = a.identifierPath.rawValue
-        if !ignored.contains("restorationClassMap"), !ignored.contains("restorationClass"), !a.restorationClass.isExactly(b.restorationClass) {
+        if !isIgnored("restorationClassMap"), !isIgnored("restorationClass"), !a.restorationClass.isExactly(b.restorationClass) {
             let kind: ArchiveChange.Kind = a.restorationClass == nil ? .added : (b.restorationClass == nil ? .removed : .changed)
             changes.append(ArchiveChange(kind, identifierPath: path, path: [.key("restorationClass")],
                 old: a.restorationClass.map { .value(.string($0)) }, new: b.restorationClass.map { .value(.string($0)) },
@@ -143,7 +150,7 @@ public struct ArchiveDiffer: Sendable {
         // The same keys in the same order with equal values, the usual case, differ nowhere:
         // found in one pass, without a union of the keys and a search for each.
         if a.keys.isExactly(b.keys), a.values == b.values { return }
-        for key in orderedUnion(a.keys, b.keys) where !ignored.contains(key) {
+        for key in orderedUnion(a.keys, b.keys) where !isIgnored(key) {
             let keyPath = path + [.key(key)]
             switch (a[key], b[key]) {
             case (let old?, let new?):
