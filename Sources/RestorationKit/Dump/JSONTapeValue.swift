@@ -109,6 +109,7 @@ struct JSONTapeValue {
         case .cycle(let uid):
             writeTagged("$cycle", to: &writer) { $0.writeNumber(String(uid)) }
         default:
+            // `.null`: `TapeNode.scalar(wide:)` gives no other kind.
             writer.writeNull()
         }
     }
