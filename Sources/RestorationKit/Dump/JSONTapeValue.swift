@@ -11,8 +11,6 @@
 struct JSONTapeValue {
     let view: TapeView
 
-    private var nodes: UnsafeBufferPointer<TapeNode> { view.nodes }
-
     private func bytes(of node: TapeNode) -> UnsafeRawBufferPointer {
         view.bytes(of: node)
     }
@@ -51,21 +49,20 @@ struct JSONTapeValue {
         case .object:
             let objectClass = view.classes[node.classIndex]
             let classKeys: [StaticString] = objectClass.hints == nil ? ["$class", "$classes"] : ["$class", "$classes", "$classhints"]
-            let (first, count) = (node.first, node.memberCount)
-            writeMembers(classKeys.count + count, to: &writer, key: { index in
-                index < classKeys.count ? MemberKey(classKeys[index]) : memberKey(nodes[first + index - classKeys.count], escapingDollar: true)
+            writeMembers(classKeys.count + node.memberCount, to: &writer, key: { index in
+                index < classKeys.count ? MemberKey(classKeys[index]) : memberKey(view.member(index - classKeys.count, of: node), escapingDollar: true)
             }) { writer, index in
                 switch index {
                 case 0: writer.writeString(objectClass.name)
                 case 1: writeStrings(objectClass.chain, to: &writer)
                 case 2 where objectClass.hints != nil: writeStrings(objectClass.hints!, to: &writer)
-                default: write(nodes[first + count + index - classKeys.count], to: &writer)
+                default: write(view.value(index - classKeys.count, of: node), to: &writer)
                 }
             }
         case .url:
             let keys: [StaticString] = ["$url", "base"]
             writeMembers(2, to: &writer, key: { MemberKey(keys[$0]) }) { writer, index in
-                write(nodes[node.first + index], to: &writer)
+                write(view.member(index, of: node), to: &writer)
             }
         case .archive:
             writeTagged("$archive", to: &writer) { writeFields(node, to: &$0) }
@@ -135,9 +132,8 @@ struct JSONTapeValue {
 
     /// An archive's `$top` keys and values as one object, keys as they are.
     func writeFields(_ archive: TapeNode, to writer: inout JSONTextWriter) {
-        let (first, count) = (archive.first, archive.memberCount)
-        writeMembers(count, to: &writer, key: { memberKey(nodes[first + $0]) }) { writer, index in
-            write(nodes[first + count + index], to: &writer)
+        writeMembers(archive.memberCount, to: &writer, key: { memberKey(view.member($0, of: archive)) }) { writer, index in
+            write(view.value(index, of: archive), to: &writer)
         }
     }
 
@@ -145,32 +141,32 @@ struct JSONTapeValue {
     /// key is a string, none begins with `$` and no two are the same; otherwise
     /// `{"$dictionary": [[key, value], …]}` in stored order.
     func writeDictionary<Positions: RandomAccessCollection<Int>>(_ dictionary: TapeNode, positions: Positions, to writer: inout JSONTextWriter) {
-        let (first, count) = (dictionary.first, dictionary.memberCount)
         let positions = Array(positions)
         let plain = positions.allSatisfy { position in
-            let key = nodes[first + position]
+            let key = view.member(position, of: dictionary)
             return key.kind == .string && bytes(of: key).first != UInt8(ascii: "$")
         }
         if plain {
-            let keys = positions.map { memberKey(nodes[first + $0]) }
+            let keys = positions.map { memberKey(view.member($0, of: dictionary)) }
             let order = stableOrder(count: keys.count) { keys[$0].compare(keys[$1]) }
             // Sorted, two keys with the same bytes are neighbours.
             if !order.indices.dropFirst().contains(where: { keys[order[$0 - 1]].compare(keys[order[$0]]) == 0 }) {
                 return writeMembers(keys, order: order, to: &writer) { writer, index in
-                    write(nodes[first + count + positions[index]], to: &writer)
+                    write(view.value(positions[index], of: dictionary), to: &writer)
                 }
             }
         }
         writeTagged("$dictionary", to: &writer) { writer in
             writer.writeArray(count: positions.count) { writer, index in
-                writer.writeArray(count: 2) { writer, side in write(nodes[first + side * count + positions[index]], to: &writer) }
+                writer.writeArray(count: 2) { writer, side in
+                    write(side == 0 ? view.member(positions[index], of: dictionary) : view.value(positions[index], of: dictionary), to: &writer)
+                }
             }
         }
     }
 
     private func writeElements(_ node: TapeNode, to writer: inout JSONTextWriter) {
-        let first = node.first
-        writer.writeArray(count: node.memberCount) { writer, index in write(nodes[first + index], to: &writer) }
+        writer.writeArray(count: node.memberCount) { writer, index in write(view.member(index, of: node), to: &writer) }
     }
 
     private func writeStrings(_ strings: [String], to writer: inout JSONTextWriter) {

@@ -18,8 +18,7 @@ struct TextDumpValues {
 
     /// The members of an archive or an object, keys as labels.
     func fields(of node: TapeNode, indent: Int, into out: inout TextOutput) {
-        let (first, count) = (node.first, node.memberCount)
-        fields(count, indent: indent, into: &out) { (.key(view.nodes[first + $0]), .node(view.nodes[first + count + $0])) }
+        fields(node.memberCount, indent: indent, into: &out) { (.key(view.member($0, of: node)), .node(view.value($0, of: node))) }
     }
 
     /// A saved object's state (see `TapeObject.State`).
@@ -47,7 +46,7 @@ struct TextDumpValues {
         // The longest label is the last index's.
         let longest = TextOutput.decimalWidth(node.memberCount - 1) + 2
         for index in 0..<node.memberCount where !out.isFull {
-            line(.node(view.nodes[node.first + index]), indent: indent, longest: longest, into: &out) { out in
+            line(.node(view.member(index, of: node)), indent: indent, longest: longest, into: &out) { out in
                 out.append("[")
                 out.appendDecimal(index)
                 out.append("]")
@@ -79,8 +78,8 @@ struct TextDumpValues {
             entries(of: node, positions: Array(0..<node.memberCount), indent: indent, into: &out)
         case .object, .archive:
             fields(of: node, indent: indent, into: &out)
-        case .url where view.nodes[node.first + 1].kind != .null:
-            fields(1, indent: indent, into: &out) { _ in (.text("base"), .node(view.nodes[node.first + 1])) }
+        case .url where view.member(1, of: node).kind != .null:
+            fields(1, indent: indent, into: &out) { _ in (.text("base"), .node(view.member(1, of: node))) }
         default:
             return
         }
@@ -88,10 +87,9 @@ struct TextDumpValues {
 
     /// A dictionary's entries at `positions`: string keys as labels, others by their summary.
     private func entries(of dictionary: TapeNode, positions: [Int], indent: Int, into out: inout TextOutput) {
-        let (first, count) = (dictionary.first, dictionary.memberCount)
         fields(positions.count, indent: indent, into: &out) { index in
-            let key = view.nodes[first + positions[index]]
-            return (key.kind == .string ? .key(key) : .text("(" + summary(.node(key)) + ")"), .node(view.nodes[first + count + positions[index]]))
+            let key = view.member(positions[index], of: dictionary)
+            return (key.kind == .string ? .key(key) : .text("(" + summary(.node(key)) + ")"), .node(view.value(positions[index], of: dictionary)))
         }
     }
 
@@ -164,8 +162,8 @@ struct TextDumpValues {
             out.append(ByteFormatting.uuidString(Array(view.bytes(of: node))))
         case .url:
             out.append("URL ")
-            writeQuoted(view.nodes[node.first], into: &out)
-            if view.nodes[node.first + 1].kind != .null { out.append(" relative to:") }
+            writeQuoted(view.member(0, of: node), into: &out)
+            if view.member(1, of: node).kind != .null { out.append(" relative to:") }
         case .object:
             let objectClass = view.classes[node.classIndex]
             formatter.writeClassName(objectClass.name, into: &out)

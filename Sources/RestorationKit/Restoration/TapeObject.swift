@@ -23,15 +23,13 @@ struct TapeObject {
         /// Entry `index`: its key (nil for the leftovers', the view data's key) and its value.
         func entry(_ index: Int, in view: TapeView) -> (key: TapeNode?, value: TapeValue) {
             guard index < positions.count else { return (nil, .entries(of: leftovers!.dictionary, positions: leftovers!.positions)) }
-            let (first, count) = (archive.first, archive.memberCount)
-            return (view.nodes[first + positions[index]], .node(view.nodes[first + count + positions[index]]))
+            return (view.member(positions[index], of: archive), .node(view.value(positions[index], of: archive)))
         }
 
         /// The first value under `key`.
         func value(forKey key: StaticString, in view: TapeView) -> TapeValue? {
-            let first = archive.first
-            for position in positions where view.textEquals(view.nodes[first + position], key) {
-                return .node(view.nodes[first + archive.memberCount + position])
+            for position in positions where view.textEquals(view.member(position, of: archive), key) {
+                return .node(view.value(position, of: archive))
             }
             guard let leftovers, key.bytes.hasSameBytes(as: RestorationKeys.viewRestorationDataKey.bytes) else { return nil }
             return .entries(of: leftovers.dictionary, positions: leftovers.positions)
@@ -78,18 +76,18 @@ extension TapeObject {
     /// in the state, under that key, after its other entries. The one place the split is made:
     /// an object read whole is split on a tape too (see `RestorationArchive.object(path:entry:)`).
     init(splitting archive: TapeNode, in view: TapeView) {
-        let (first, count, nodes) = (archive.first, archive.memberCount, view.nodes)
+        let count = archive.memberCount
         var positions: [Int] = []
         positions.reserveCapacity(count)
         var viewDataPosition: Int?
         for position in 0..<count {
-            if view.textEquals(nodes[first + position], RestorationKeys.viewRestorationDataKey) {
+            if view.textEquals(view.member(position, of: archive), RestorationKeys.viewRestorationDataKey) {
                 viewDataPosition = viewDataPosition ?? position
             } else {
                 positions.append(position)
             }
         }
-        guard let viewDataPosition, case let viewData = nodes[first + count + viewDataPosition], viewData.kind == .dictionary else {
+        guard let viewDataPosition, case let viewData = view.value(viewDataPosition, of: archive), viewData.kind == .dictionary else {
             self.init(state: State(archive: archive, positions: Array(0..<count)), views: [])
             return
         }
@@ -97,7 +95,7 @@ extension TapeObject {
         var views: [(path: TapeNode, archive: TapeNode)] = []
         var leftovers: [Int] = []
         for entry in 0..<viewData.memberCount {
-            let (key, value) = (nodes[viewData.first + entry], nodes[viewData.first + viewData.memberCount + entry])
+            let (key, value) = (view.member(entry, of: viewData), view.value(entry, of: viewData))
             if key.kind == .string, value.kind == .archive {
                 views.append((key, value))
             } else {

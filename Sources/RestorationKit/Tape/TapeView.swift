@@ -13,6 +13,17 @@ struct TapeView {
     let wideIntegers: UnsafeBufferPointer<Int128>
     let dataErrors: UnsafePointer<[TapeBytes.Location: String]>
 
+    /// Member `position` of a container node: an array's, set's or URL's element, or a
+    /// dictionary's, object's or archive's key (their block holds the keys, then the values).
+    func member(_ position: Int, of node: TapeNode) -> TapeNode {
+        nodes[node.first + position]
+    }
+
+    /// The value of entry `position` of a dictionary, object or archive node.
+    func value(_ position: Int, of node: TapeNode) -> TapeNode {
+        nodes[node.first + node.memberCount + position]
+    }
+
     /// The bytes of a string, data, UUID or reference node.
     func bytes(of node: TapeNode) -> UnsafeRawBufferPointer {
         let count = node.memberCount

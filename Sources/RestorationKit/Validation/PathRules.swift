@@ -131,7 +131,7 @@ enum PathRules {
         default: return []
         }
         return positions.map { position in
-            let (key, value) = (view.nodes[dictionary.first + position], view.nodes[dictionary.first + dictionary.memberCount + position])
+            let (key, value) = (view.member(position, of: dictionary), view.value(position, of: dictionary))
             let problem: String
             if value.kind == .data {
                 problem = view.dataError(value).map { "its data failed to decode as a keyed archive: \($0)" }

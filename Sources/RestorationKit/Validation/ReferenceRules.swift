@@ -37,8 +37,8 @@ enum ReferenceRules {
         for (viewPath, archive) in onTape.views {
             let viewPath = view.string(of: viewPath)
             for position in 0..<archive.memberCount {
-                let key = view.nodes[archive.first + position]
-                checkReferences(in: .node(view.nodes[archive.first + archive.memberCount + position]), path: viewPath, key: { view.string(of: key) }, &scan, into: &diagnostics)
+                let key = view.member(position, of: archive)
+                checkReferences(in: .node(view.value(position, of: archive)), path: viewPath, key: { view.string(of: key) }, &scan, into: &diagnostics)
             }
         }
         return diagnostics
@@ -193,7 +193,7 @@ private struct ReferenceScan {
     }
 
     mutating func visit(_ node: TapeNode) {
-        let (first, count) = (node.first, node.memberCount)
+        let count = node.memberCount
         switch node.kind {
         case .null, .string, .integer, .real, .float, .boolean, .date, .data, .uuid, .cycle:
             break
@@ -203,7 +203,7 @@ private struct ReferenceScan {
                 findings.append(.dangling(target))
             }
         case .array, .set, .orderedSet:
-            for position in 0..<count { visit(view.nodes[first + position]) }
+            for position in 0..<count { visit(view.member(position, of: node)) }
         case .dictionary:
             visit(node, positions: 0..<count)
         case .object:
@@ -211,20 +211,19 @@ private struct ReferenceScan {
                 sawProxy = true
                 findings.append(.proxyWithoutPath)
             }
-            for position in 0..<count { visit(view.nodes[first + count + position]) }
+            for position in 0..<count { visit(view.value(position, of: node)) }
         case .archive:
-            for position in 0..<count { visit(view.nodes[first + count + position]) }
+            for position in 0..<count { visit(view.value(position, of: node)) }
         case .url:
-            visit(view.nodes[first + 1])
+            visit(view.member(1, of: node))
         }
     }
 
     /// A dictionary's entries at `positions`, each key then its value.
     mutating func visit<Positions: Sequence<Int>>(_ dictionary: TapeNode, positions: Positions) {
-        let (first, count) = (dictionary.first, dictionary.memberCount)
         for position in positions {
-            visit(view.nodes[first + position])
-            visit(view.nodes[first + count + position])
+            visit(view.member(position, of: dictionary))
+            visit(view.value(position, of: dictionary))
         }
     }
 }
