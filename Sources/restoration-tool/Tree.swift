@@ -55,9 +55,10 @@ struct Tree: ParsableCommand {
         var graphs: [(file: String, tree: RestorationTree)] = []
         var wroteText = false
         let formatter = TreeTextFormatter(style: TextStyle(enabled: color.enabled), demangle: !noDemangle)
-        // The last archive read stays alive until the process ends: freeing its values one by
-        // one would take a large share of the run (see `Console.finish`).
+        // The last archive read and its tree stay alive until the process ends: freeing their
+        // values one by one would take a large share of the run (see `Console.finish`).
         var lastArchive: (RestorationArchive, DeferredStates)?
+        var lastTree: RestorationTree?
         for file in files {
             guard let (archive, deferred) = Console.readRestorationArchive(file, limits: decoding.limits) else {
                 status = ExitStatus.unreadable
@@ -65,6 +66,7 @@ struct Tree: ParsableCommand {
             }
             lastArchive = (archive, deferred)
             let tree = RestorationTree(archive, deferred: deferred)
+            lastTree = tree
             switch chosenFormat {
             case .json:
                 documents.append(TreeDocument(file: file, tree: tree))
@@ -92,6 +94,6 @@ struct Tree: ParsableCommand {
                 status = ExitStatus.unreadable
             }
         }
-        withExtendedLifetime(lastArchive) { Console.finish(status) }
+        withExtendedLifetime((lastArchive, lastTree)) { Console.finish(status) }
     }
 }
