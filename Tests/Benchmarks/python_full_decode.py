@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Python peer of `restoration-tool dump --json`: plistlib plus a keyed-archive walk that
 resolves every UID and decodes every nested archive (object states and views), then writes JSON.
-Usage: python_full_decode.py FILE  (writes the JSON to standard output)."""
+Usage: python_full_decode.py FILE...  (writes each file's JSON to standard output, a line each)."""
 import base64
 import datetime
 import json
@@ -56,5 +56,7 @@ def decode_archive(data):
     return {key: resolve(value) for key, value in root["$top"].items()}
 
 
-with open(sys.argv[1], "rb") as f:
-    json.dump(decode_archive(f.read()), sys.stdout)
+for path in sys.argv[1:]:
+    with open(path, "rb") as f:
+        json.dump(decode_archive(f.read()), sys.stdout)
+    sys.stdout.write("\n")
