@@ -190,18 +190,18 @@ struct JSONTextWriter {
     /// See `JSONDeferred.savedObjects`: each object's state and views from the tape its state
     /// was left on, or from a tape of its own values.
     mutating func writeSavedObjects(_ states: DeferredStates?, _ objects: [RestorationObject]) {
-        guard let states else {
-            return writeElements(count: objects.count) { writer, index in
-                TapeObject.withWhole(objects[index]) { onTape, view in ObjectDocument.write(objects[index], onTape, in: view, to: &writer) }
+        /// Object `index`, from `view` (of the states' tape) when its state is left there.
+        func write(_ index: Int, from view: TapeView?, to writer: inout JSONTextWriter) {
+            if let view, let onTape = states?.object(at: index, in: view) {
+                return ObjectDocument.write(objects[index], onTape, in: view, to: &writer)
             }
+            TapeObject.withWhole(objects[index]) { onTape, view in ObjectDocument.write(objects[index], onTape, in: view, to: &writer) }
+        }
+        guard let states else {
+            return writeElements(count: objects.count) { writer, index in write(index, from: nil, to: &writer) }
         }
         states.tape.withView { view in
-            writeElements(count: objects.count) { writer, index in
-                guard let onTape = states.object(at: index, in: view) else {
-                    return TapeObject.withWhole(objects[index]) { onTape, view in ObjectDocument.write(objects[index], onTape, in: view, to: &writer) }
-                }
-                ObjectDocument.write(objects[index], onTape, in: view, to: &writer)
-            }
+            writeElements(count: objects.count) { writer, index in write(index, from: view, to: &writer) }
         }
     }
 

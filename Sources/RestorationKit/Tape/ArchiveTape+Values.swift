@@ -47,21 +47,22 @@ extension ArchiveTape {
     /// The saved object at `path` whose entry is the nested archive `node`, its views split
     /// off (see `TapeObject.init(splitting:in:)`), as values.
     func restorationObject(path: IdentifierPath, splitting node: TapeNode, sharing strings: inout RepeatedStrings) -> RestorationObject {
-        let onTape = withView { TapeObject(splitting: node, in: $0) }
-        let state = onTape.state.map { state in
-            let (first, count) = (state.archive.first, state.archive.memberCount)
-            var keys = state.positions.map { withBytes(of: nodes[first + $0]) { strings.string($0) } }
-            var values = state.positions.map { value(nodes[first + count + $0], &strings) }
-            if let (dictionary, positions) = state.leftovers {
-                keys.append(RestorationKeys.viewRestorationData)
-                values.append(.dictionary(ArchiveDictionary(entries: positions.map { position in
-                    .init(key: value(nodes[dictionary.first + position], &strings), value: value(nodes[dictionary.first + dictionary.memberCount + position], &strings))
-                })))
+        withView { view in
+            let onTape = TapeObject(splitting: node, in: view)
+            let state = onTape.state.map { state in
+                var keys = state.positions.map { withBytes(of: view.member($0, of: state.archive)) { strings.string($0) } }
+                var values = state.positions.map { value(view.value($0, of: state.archive), &strings) }
+                if let (dictionary, positions) = state.leftovers {
+                    keys.append(RestorationKeys.viewRestorationData)
+                    values.append(.dictionary(ArchiveDictionary(entries: positions.map { position in
+                        .init(key: value(view.member(position, of: dictionary), &strings), value: value(view.value(position, of: dictionary), &strings))
+                    })))
+                }
+                return ArchiveFields(keys: keys, values: values)
             }
-            return ArchiveFields(keys: keys, values: values)
+            let views = onTape.views.map { saved in RestorationView(identifierPath: IdentifierPath(string(saved.path)), state: fields(saved.archive, &strings)) }
+            return RestorationObject(identifierPath: path, state: state, views: views)
         }
-        let views = onTape.views.map { view in RestorationView(identifierPath: IdentifierPath(string(view.path)), state: fields(view.archive, &strings)) }
-        return RestorationObject(identifierPath: path, state: state, views: views)
     }
 
     private func archive(_ node: TapeNode, _ strings: inout RepeatedStrings) -> KeyedArchive {
