@@ -11,8 +11,7 @@ enum TapeValue {
 /// (`init(_:into:)`).
 struct TapeObject {
     /// The state: `archive`'s entries at `positions`, then, when there are any, the view data's
-    /// entries that are not views, under the view data's key (as
-    /// `RestorationArchive.object(path:entry:)` splits the views off).
+    /// entries that are not views, under the view data's key (see `init(splitting:in:)`).
     struct State {
         let archive: TapeNode
         var positions: [Int]
