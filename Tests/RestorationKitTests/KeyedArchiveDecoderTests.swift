@@ -190,33 +190,37 @@ final class KeyedArchiveDecoderTests: XCTestCase {
     }
 
     /// An outer archive whose `$top` refers to 120 nested archives, enough for them to be decoded
-    /// on several threads.
-    private func manyNestedArchives() throws -> PropertyListValue {
+    /// on several threads; with `sharedBy` entries referring to each archive (an entry and
+    /// another far after it, decoded on another thread).
+    private func manyNestedArchives(sharedBy sharing: Int = 1) throws -> PropertyListValue {
         let nested = try ["ios7-plain.data", "ios8-tabbar.data", "values.data", "not-restoration.data"].map(FixtureFiles.bytes)
         let count = 120
         return .dictionary(PropertyListDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
             ("$version", .integer(100_000)),
-            ("$top", .dictionary(PropertyListDictionary((0..<count).map { ("object\($0)", .uid(UInt64($0 + 1))) }))),
-            ("$objects", .array([.string("$null")] + (0..<count).map { .data(nested[$0 % nested.count][...]) })),
+            ("$top", .dictionary(PropertyListDictionary((0..<count).map { ("object\($0)", .uid(UInt64($0 % (count / sharing) + 1))) }))),
+            ("$objects", .array([.string("$null")] + (0..<(count / sharing)).map { .data(nested[$0 % nested.count][...]) })),
         ]))
     }
 
     func testConcurrentDecodingGivesTheSequentialResult() throws {
-        let plist = try manyNestedArchives()
-        var sequential = KeyedArchiveDecoder()
-        sequential.allowsConcurrency = false
-        let expected = try sequential.decode(propertyList: plist)
-        XCTAssertEqual(expected.top.count, 120)
-        XCTAssertTrue(expected.top.values.allSatisfy { $0.archiveValue != nil })
-        XCTAssertEqual(try KeyedArchiveDecoder().decode(propertyList: plist), expected)
+        for sharing in [1, 3] {
+            let plist = try manyNestedArchives(sharedBy: sharing)
+            var sequential = KeyedArchiveDecoder()
+            sequential.allowsConcurrency = false
+            let expected = try sequential.decode(propertyList: plist)
+            XCTAssertEqual(expected.top.count, 120)
+            XCTAssertTrue(expected.top.values.allSatisfy { $0.archiveValue != nil })
+            XCTAssertEqual(try KeyedArchiveDecoder().decode(propertyList: plist), expected)
+        }
     }
 
     /// A limit crossed partway through the nested archives fails exactly as a sequential decode
-    /// does: same message, same place.
+    /// does: same message, same place; also when several entries refer to one archive.
     func testLimitCrossedAmidConcurrentDecodingFailsAsSequentialDecodingDoes() throws {
-        let plist = try manyNestedArchives()
-        for limits in [DecodingLimits(maxNodes: 5_000), DecodingLimits(maxNestedArchiveBytes: 200_000)] {
+        for (plist, limits) in try [manyNestedArchives(), manyNestedArchives(sharedBy: 3)].flatMap({ plist in
+            [DecodingLimits(maxNodes: 5_000), DecodingLimits(maxNestedArchiveBytes: 200_000)].map { (plist, $0) }
+        }) {
             var sequential = KeyedArchiveDecoder(limits: limits)
             sequential.allowsConcurrency = false
             var expected: ArchiveError?

@@ -497,26 +497,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         guard archiveDepth == 0, s.allowsConcurrency, top.count >= Self.prefetchThreshold else { return }
         let threads = DeepStack.availableThreads
         guard threads > 1 else { return }
-        var jobs: [(uid: Int, key: TapeNode, bytes: ArraySlice<UInt8>)] = []
-        var seen = [Bool](repeating: false, count: objects.count)
-        for position in 0..<top.count {
-            // Whatever is odd here is left to the walk, which reports it in place.
-            guard let valueIndex = try? member(top.count + position, of: top, &s),
-                  case .scalar(.uid(let uid))? = try? item(valueIndex, &s), uid < UInt64(objects.count),
-                  let dataIndex = try? member(Int(uid), of: objects, &s),
-                  case .inputData(let start, let count)? = try? item(dataIndex, &s),
-                  table.inputBytes(start, count).starts(with: BinaryPropertyListReader.magic),
-                  let (key, _) = try? key(position, of: top, &s),
-                  !seen[Int(uid)]
-            else { continue }
-            seen[Int(uid)] = true
-            jobs.append((Int(uid), key, input[(input.startIndex + start)..<(input.startIndex + start + count)]))
-        }
-        guard jobs.count >= Self.prefetchThreshold else { return }
-        let (limits, source, inSource, outerText) = (s.limits, s.tape.source, inSource, s.tape.text)
+        let (limits, source, decoder) = (s.limits, s.tape.source, self)
         let budget = PrefetchBudget(limits: limits)
-        let batchCount = min(jobs.count, threads * 8)
-        var results = [PrefetchedArchive?](repeating: nil, count: jobs.count)
+        let batchCount = min(top.count, threads * 8)
+        // By position in `$top`. Each worker finds the archives of its positions itself: finding
+        // them reads the file all over, which on one processor took about as long as the walk.
+        var results = [PrefetchedArchive?](repeating: nil, count: top.count)
         var batches = [TapeBuilder?](repeating: nil, count: batchCount)
         results.withUnsafeMutableBufferPointer { results in
             batches.withUnsafeMutableBufferPointer { batches in
@@ -524,28 +510,36 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                     // One level of concurrency: a worker decodes its archives on its own thread.
                     var state = DecodingState(limits: limits, allowsConcurrency: false)
                     state.tape.source = source
-                    for index in (batch * jobs.count / batchCount)..<((batch + 1) * jobs.count / batchCount) {
+                    for position in (batch * top.count / batchCount)..<((batch + 1) * top.count / batchCount) {
                         guard budget.allows() else { break }
+                        guard let (uid, bytes, key) = decoder.nestedArchive(at: position, of: top, &state) else { continue }
                         (state.nodes, state.bytes, state.nestedBytes) = (0, 0, 0)
-                        let key = jobs[index].key
-                        state.location = [key.flags.contains(.inSource) ? key : state.tape.string(TapeBytes.with(key, source: source, text: outerText) { String(decoding: $0, as: UTF8.self) })]
+                        state.location = [key.node]
                         // A failure is left to the walk, which meets it in place and reports it as it would.
-                        guard let root = try? NestedArchiveReader(archiveDepth: 0, inSource: inSource).value(of: jobs[index].bytes, depth: Self.topValueDepth, &state) else {
+                        guard let root = try? NestedArchiveReader(archiveDepth: 0, inSource: decoder.inSource).value(of: bytes, depth: Self.topValueDepth, &state) else {
                             state.tape.stack.removeAll(keepingCapacity: true)
                             state.slots.removeAll(keepingCapacity: true)
                             state.tableEntries.removeAll(keepingCapacity: true)
                             continue
                         }
                         budget.spend(nodes: state.nodes, bytes: state.bytes, nestedBytes: state.nestedBytes)
-                        results[index] = PrefetchedArchive(batch: batch, root: root, nodes: state.nodes, bytes: state.bytes, nestedBytes: state.nestedBytes)
+                        results[position] = PrefetchedArchive(batch: batch, uid: uid, key: key, root: root, nodes: state.nodes, bytes: state.bytes, nestedBytes: state.nestedBytes)
                     }
                     batches[batch] = state.tape
                 }
             }
         }
+        // An archive referred to by several entries may have been decoded for each: the walk
+        // takes one. Which does not matter: the entry is named only in an error, and a failure
+        // is decoded again in place.
         prefetchedPosition = [Int32](repeating: -1, count: objects.count)
-        for (position, job) in jobs.enumerated() {
-            prefetchedPosition[job.uid] = Int32(position)
+        for case let (position, ready?) in results.enumerated() {
+            if prefetchedPosition[ready.uid] < 0 { prefetchedPosition[ready.uid] = Int32(position) }
+            // The key as `key` caches it, when it is in the input (the others are on the worker's tape).
+            if ready.key.node.flags.contains(.inSource), ready.key.index < entryCount, let size = UInt32(exactly: ready.key.size) {
+                s.tableEntries[entryBase + ready.key.index].key = ready.key.node
+                s.tableEntries[entryBase + ready.key.index].keySize = size
+            }
         }
         prefetched = results
         joinedBatches = [TapeBuilder.Relocation?](repeating: nil, count: batchCount)
@@ -567,8 +561,24 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         self.batches = batches
     }
 
-    /// Fewer nested archives than this are not worth starting threads for.
+    /// `$top` entries fewer than this are not worth starting threads for.
     private static var prefetchThreshold: Int { 64 }
+
+    /// The nested archive `$top`'s entry at `position` refers to, if it is one, with the
+    /// entry's key; nil for anything else, which the walk reads (and reports) in place.
+    private func nestedArchive(at position: Int, of top: PropertyListContainer, _ s: inout DecodingState) -> (uid: Int, bytes: ArraySlice<UInt8>, key: PrefetchedArchive.Key)? {
+        guard let valueIndex = try? member(top.count + position, of: top, &s),
+              case .scalar(.uid(let uid))? = try? item(valueIndex, &s), uid < UInt64(objects.count),
+              let dataIndex = try? member(Int(uid), of: objects, &s),
+              case .inputData(let start, let count)? = try? item(dataIndex, &s),
+              table.inputBytes(start, count).starts(with: BinaryPropertyListReader.magic),
+              let keyIndex = try? member(position, of: top, &s),
+              let keyItem = try? item(keyIndex, &s),
+              let (key, size) = stringNode(keyItem, &s)
+        else { return nil }
+        return (Int(uid), input[(input.startIndex + start)..<(input.startIndex + start + count)], PrefetchedArchive.Key(index: keyIndex, node: key, size: size))
+    }
+
     /// The depth at which the outer archive's walk meets the objects `$top` refers to.
     private static var topValueDepth: Int { 1 }
 
@@ -742,10 +752,20 @@ private final class PrefetchBudget: @unchecked Sendable {
 /// A nested archive decoded ahead into its batch's tape, with what decoding it counted.
 private struct PrefetchedArchive {
     var batch: Int
+    /// Its object in `$objects`, and the key of the `$top` entry it was decoded for.
+    var uid: Int
+    var key: Key
     var root: TapeNode
     var nodes: Int
     var bytes: Int
     var nestedBytes: Int
+
+    /// A key's object, node and counted size (see `ArchiveGraphDecoder.key`).
+    struct Key {
+        var index: Int
+        var node: TapeNode
+        var size: Int
+    }
 }
 
 private func article(_ noun: String) -> String {

@@ -190,6 +190,8 @@ struct TapeBuilder {
         let kept = nodes
         nodes = [TapeNode](unsafeUninitializedCapacity: nodeCount + extra) { buffer, initialized in
             let start = buffer.baseAddress!
+            // Tens of megabytes written at once: in large pages (see `LargePages`).
+            LargePages.advise(UnsafeMutableRawPointer(start), count: buffer.count * MemoryLayout<TapeNode>.stride)
             kept.withUnsafeBufferPointer { start.initialize(from: $0.baseAddress!, count: $0.count) }
             others.withUnsafeMutableBufferPointer { others in
                 DeepStack.concurrentPerform(count: others.count, threads: threads, stackSize: 1 << 20) { index in
