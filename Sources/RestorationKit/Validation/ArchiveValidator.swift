@@ -21,6 +21,8 @@ public struct ArchiveValidator: Sendable {
         let stackSize = DeferredStates.stackSize(for: deferred)
         return DeepStack.run(stackSize: stackSize) {
             let context = ValidationContext(archive, deferred: deferred)
+            // Only the first responders' rule asks for the views' paths: gathered only for it.
+            let gathersViewPaths = archive.appState[RestorationKeys.firstResponders] != nil
             var diagnostics = MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion)
             // Each object's findings depend on that object and the context alone: parts of the
             // objects are checked apart, on all processors, and their findings join in order,
@@ -30,14 +32,17 @@ public struct ArchiveValidator: Sendable {
                 archive.forEachObjectOnTape(range, deferred: deferred) { object, onTape, view in
                     part.paths += PathRules.check(object, onTape, in: view, context)
                     part.references += ReferenceRules.check(object, onTape, in: view, context)
-                    for (path, _) in onTape.views { part.viewPaths.append(view.string(of: path)) }
+                    if gathersViewPaths {
+                        for (path, _) in onTape.views { part.viewPaths.append(view.string(of: path)) }
+                    }
                 }
                 return part
             }
             for part in parts { diagnostics += part.paths }
             diagnostics += PathRules.checkArchive(context)
             for part in parts { diagnostics += part.references }
-            context.viewPaths = ExactTextSet(parts.lazy.flatMap(\.viewPaths))
+            context.viewPaths = ExactTextSet(minimumCapacity: parts.reduce(0) { $0 + $1.viewPaths.count })
+            for part in parts { for path in part.viewPaths { context.viewPaths.insert(path) } }
             return diagnostics + ReferenceRules.checkApp(context)
         }
     }
@@ -61,7 +66,8 @@ final class ValidationContext {
     let listed: ExactTextSet
     /// Listed paths listed more than once, with their counts.
     let repeatedPaths: [IdentifierPath: Int]
-    /// Paths of every view of a saved object: known once the objects have been checked.
+    /// Paths of every view of a saved object: known once the objects have been checked, and
+    /// only when the app state names first responders, the one rule that needs them.
     var viewPaths = ExactTextSet()
 
     init(_ archive: RestorationArchive, deferred: DeferredStates?) {
