@@ -99,7 +99,7 @@ final class FormattingTests: XCTestCase {
     /// value, at every position of runs shorter and longer than a word, against a byte's test.
     func testPlainTextIsFoundByteForByte() {
         func isPlainByte(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
-        for length in [1, 5, 7, 8, 9, 15, 16, 17, 23] {
+        for length in [1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 23] {
             for position in 0..<length {
                 for byte in UInt8.min...UInt8.max {
                     var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
@@ -107,10 +107,28 @@ final class FormattingTests: XCTestCase {
                     let plain = bytes.withUnsafeBytes(TextEscaping.isPlain)
                     XCTAssertEqual(plain, isPlainByte(byte), "\(byte) at \(position) of \(length)")
                     XCTAssertEqual(bytes.withUnsafeBytes(TextEscaping.writtenSize) == length, plain, "\(byte) at \(position) of \(length)")
+                    XCTAssertEqual(bytes.withUnsafeBytes(\.isASCII), byte < 0x80, "\(byte) at \(position) of \(length)")
                 }
             }
         }
         XCTAssertTrue(UnsafeRawBufferPointer(start: nil, count: 0).isEmpty && TextEscaping.isPlain(UnsafeRawBufferPointer(start: nil, count: 0)))
+    }
+
+    /// Runs of bytes are compared a word at a time, short runs in overlapping loads: a run equals
+    /// another only when every byte does, whatever its length and wherever they differ.
+    func testByteRunsAreEqualOnlyWhenEveryByteIs() {
+        for length in 0...17 {
+            let run = (0..<length).map { UInt8(truncatingIfNeeded: 0x41 + $0) }
+            let copy = Array(run)
+            XCTAssertTrue(run.withUnsafeBytes { run in copy.withUnsafeBytes { run.hasSameBytes(as: $0) } }, "\(length)")
+            for position in 0..<length {
+                var other = run
+                other[position] ^= 0x01
+                XCTAssertFalse(run.withUnsafeBytes { run in other.withUnsafeBytes { run.hasSameBytes(as: $0) } }, "byte \(position) of \(length)")
+            }
+            let longer = run + [0x41]
+            XCTAssertFalse(run.withUnsafeBytes { run in longer.withUnsafeBytes { run.hasSameBytes(as: $0) } }, "\(length)")
+        }
     }
 
     func testEscapingKeepsOutputOnOneSafeLine() {

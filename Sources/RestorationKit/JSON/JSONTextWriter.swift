@@ -332,7 +332,7 @@ struct JSONTextWriter {
     private static func needsEscape(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let count = bytes.count
         // A space needs no escape.
-        guard count >= 8 else { return needsEscape(bytes.paddedWord(padding: UInt8(ascii: " "))) }
+        guard count >= 8 else { return needsEscape(bytes.shortWord(padding: UInt8(ascii: " "))) }
         var position = 0
         while position + 8 <= count {
             if needsEscape(bytes.word(at: position)) { return true }

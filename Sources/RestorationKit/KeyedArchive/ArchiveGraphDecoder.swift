@@ -514,7 +514,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                         guard budget.allows() else { break }
                         guard let (uid, bytes, key) = decoder.nestedArchive(at: position, of: top, &state) else { continue }
                         (state.nodes, state.bytes, state.nestedBytes) = (0, 0, 0)
-                        state.location = [key.node]
+                        // The location's array is kept: a new one grew twice for every archive.
+                        state.location.removeAll(keepingCapacity: true)
+                        state.location.append(key.node)
                         // A failure is left to the walk, which meets it in place and reports it as it would.
                         guard let root = try? NestedArchiveReader(archiveDepth: 0, inSource: decoder.inSource).value(of: bytes, depth: Self.topValueDepth, &state) else {
                             state.tape.stack.removeAll(keepingCapacity: true)

@@ -1,6 +1,7 @@
 /// Byte tests eight bytes at a time: how keys and strings, millions in a large dump, are checked.
 /// Most are shorter than sixteen bytes, so a byte-by-byte tail would cost as much as the words:
-/// the last word of a longer run overlaps the one before, and a shorter run is padded.
+/// the last word of a longer run overlaps the one before, and a shorter run is read in two
+/// loads that overlap.
 extension UnsafeRawBufferPointer {
     /// The eight bytes at `offset` (callers keep `offset + 8 <= count`).
     @inline(__always)
@@ -8,21 +9,29 @@ extension UnsafeRawBufferPointer {
         loadUnaligned(fromByteOffset: offset, as: UInt64.self)
     }
 
-    /// The bytes of a run shorter than eight, in a word whose other bytes are `padding`.
+    /// The bytes of a run shorter than eight in one word, read in two loads that may overlap,
+    /// so that some bytes appear twice; an empty run gives `padding` in every byte. What the
+    /// callers do with it holds either way: test every byte, or compare two runs of one length.
     @inline(__always)
-    func paddedWord(padding: UInt8) -> UInt64 {
-        var word = (UInt64(padding) &* 0x0101_0101_0101_0101) << (8 * UInt64(count))
-        for position in 0..<count {
-            word |= UInt64(self[position]) << (8 * UInt64(position))
+    func shortWord(padding: UInt8) -> UInt64 {
+        switch count {
+        case 4...7:
+            return UInt64(loadUnaligned(as: UInt32.self)) | UInt64(loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)) << 32
+        case 2...3:
+            let half = UInt64(loadUnaligned(as: UInt16.self)) | UInt64(loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)) << 16
+            return half | half << 32
+        case 1:
+            return UInt64(self[0]) &* 0x0101_0101_0101_0101
+        default:
+            return UInt64(padding) &* 0x0101_0101_0101_0101
         }
-        return word
     }
 
     /// Whether every byte is ASCII, eight bytes at a time: keys and most values are ASCII, and
     /// this runs for every one.
     var isASCII: Bool {
         let high: UInt64 = 0x8080_8080_8080_8080
-        guard count >= 8 else { return paddedWord(padding: 0x20) & high == 0 }
+        guard count >= 8 else { return shortWord(padding: 0x20) & high == 0 }
         var position = 0
         while position + 8 <= count {
             guard word(at: position) & high == 0 else { return false }
@@ -35,7 +44,7 @@ extension UnsafeRawBufferPointer {
     /// Whether `other` holds the same bytes, eight at a time.
     func hasSameBytes(as other: UnsafeRawBufferPointer) -> Bool {
         guard count == other.count else { return false }
-        guard count >= 8 else { return paddedWord(padding: 0) == other.paddedWord(padding: 0) }
+        guard count >= 8 else { return shortWord(padding: 0) == other.shortWord(padding: 0) }
         var position = 0
         while position + 8 <= count {
             guard word(at: position) == other.word(at: position) else { return false }

@@ -42,12 +42,13 @@ package enum TextEscaping {
     }
 
     /// Whether `test` holds for every eight bytes (a byte below 0x20 or above 0x7E, or a
-    /// backslash, is rare): the last word overlaps the one before, and a run shorter than eight
-    /// is padded with spaces, which every test here accepts (see `ByteWords`).
+    /// backslash, is rare): the last word overlaps the one before, a run shorter than eight is
+    /// one word of its own bytes, and an empty run a word of spaces, which every test here
+    /// accepts (see `ByteWords`).
     @inline(__always)
     private static func everyWord(of bytes: UnsafeRawBufferPointer, _ test: (UInt64) -> Bool) -> Bool {
         let count = bytes.count
-        guard count >= 8 else { return test(bytes.paddedWord(padding: UInt8(ascii: " "))) }
+        guard count >= 8 else { return test(bytes.shortWord(padding: UInt8(ascii: " "))) }
         var index = 0
         while index + 8 <= count {
             guard test(bytes.word(at: index)) else { return false }
