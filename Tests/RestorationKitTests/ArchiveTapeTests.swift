@@ -47,6 +47,24 @@ final class ArchiveTapeTests: XCTestCase {
         XCTAssertEqual(ahead.keyedArchive(concurrently: false, stackSize: 1 << 24), alone.keyedArchive(concurrently: false, stackSize: 1 << 24))
     }
 
+    /// A nested archive that many `$top` entries refer to (one `$objects` entry, as
+    /// NSKeyedArchiver writes an object archived under several keys) is decoded once ahead,
+    /// not once per entry: the tape holds it once, as when decoded in place.
+    func testANestedArchiveSharedByManyEntriesIsDecodedOnceAhead() throws {
+        let nested = NSData(data: Data(try FixtureFiles.bytes("ios8-tabbar.data")))
+        let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+        for index in 0..<200 { archiver.encode(nested, forKey: "entry\(index)") }
+        archiver.finishEncoding()
+        let bytes = Array(archiver.encodedData)
+        var sequential = KeyedArchiveDecoder()
+        sequential.allowsConcurrency = false
+        let alone = try sequential.decodeTape(bytes[...])
+        let ahead = try KeyedArchiveDecoder().decodeTape(bytes[...])
+        XCTAssertEqual(alone.root.memberCount, 200)
+        XCTAssertEqual(ahead.nodes.count, alone.nodes.count)
+        XCTAssertEqual(ahead.keyedArchive(concurrently: false, stackSize: 1 << 24), alone.keyedArchive(concurrently: false, stackSize: 1 << 24))
+    }
+
     /// An object referred to twice is decoded once: both references are the same node, whose
     /// block is not copied.
     func testSharedObjectsAreDecodedOnceAndShareTheirBlock() throws {

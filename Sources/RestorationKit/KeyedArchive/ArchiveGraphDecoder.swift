@@ -498,10 +498,10 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         let threads = DeepStack.availableThreads
         guard threads > 1 else { return }
         let (limits, source, decoder) = (s.limits, s.tape.source, self)
-        let budget = PrefetchBudget(limits: limits)
+        let budget = PrefetchBudget(limits: limits, objects: objects.count)
         let batchCount = min(top.count, threads * 8)
-        // By position in `$top`. Each worker finds the archives of its positions itself: finding
-        // them reads the file all over, which on one processor took about as long as the walk.
+        // By position in `$top`. Each worker finds the archives of its share of the positions
+        // itself: finding one reads three places far apart in the file, work worth sharing.
         var results = [PrefetchedArchive?](repeating: nil, count: top.count)
         var batches = [TapeBuilder?](repeating: nil, count: batchCount)
         results.withUnsafeMutableBufferPointer { results in
@@ -511,10 +511,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                     var state = DecodingState(limits: limits, allowsConcurrency: false)
                     state.tape.source = source
                     for position in (batch * top.count / batchCount)..<((batch + 1) * top.count / batchCount) {
-                        guard budget.allows() else { break }
                         guard let (uid, bytes, key) = decoder.nestedArchive(at: position, of: top, &state) else { continue }
+                        let claim = budget.claim(uid)
+                        guard claim != .spent else { break }
+                        guard claim == .yours else { continue }
                         (state.nodes, state.bytes, state.nestedBytes) = (0, 0, 0)
-                        // The location's array is kept: a new one grew twice for every archive.
+                        // One location array for all of the worker's archives.
                         state.location.removeAll(keepingCapacity: true)
                         state.location.append(key.node)
                         // A failure is left to the walk, which meets it in place and reports it as it would.
@@ -531,12 +533,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 }
             }
         }
-        // An archive referred to by several entries may have been decoded for each: the walk
-        // takes one. Which does not matter: the entry is named only in an error, and a failure
-        // is decoded again in place.
+        // An archive referred to by several entries was decoded for the one a thread met first,
+        // not always the first in `$top`, where the walk meets it. The result is the same: the
+        // entry is named only in an error, and a failure is decoded again in place.
         prefetchedPosition = [Int32](repeating: -1, count: objects.count)
         for case let (position, ready?) in results.enumerated() {
-            if prefetchedPosition[ready.uid] < 0 { prefetchedPosition[ready.uid] = Int32(position) }
+            prefetchedPosition[ready.uid] = Int32(position)
             // The key as `key` caches it, when it is in the input (the others are on the worker's tape).
             if ready.key.node.flags.contains(.inSource), ready.key.index < entryCount, let size = UInt32(exactly: ready.key.size) {
                 s.tableEntries[entryBase + ready.key.index].key = ready.key.node
@@ -725,21 +727,36 @@ struct NestedArchiveReader {
     }
 }
 
-/// How much work the threads of a prefetch have done, all together: past the limits they stop,
-/// so hostile input costs a bounded multiple of what a sequential decode would do.
+/// How much work the threads of a prefetch have done, all together, and which archives they
+/// took: past the limits they stop, and each archive is decoded once however many entries
+/// refer to it, so hostile input costs a bounded multiple of what a sequential decode would do.
 private final class PrefetchBudget: @unchecked Sendable {
     private let limits: DecodingLimits
     private var nodes = 0
     private var bytes = 0
     private var nestedBytes = 0
+    /// By object index in `$objects`.
+    private var taken: [Bool]
     private let lock = ThreadLock()
 
-    init(limits: DecodingLimits) {
+    init(limits: DecodingLimits, objects: Int) {
         self.limits = limits
+        taken = [Bool](repeating: false, count: objects)
     }
 
-    func allows() -> Bool {
-        lock.withLock { nodes <= limits.maxNodes && bytes <= limits.maxExpandedBytes && nestedBytes <= limits.maxNestedArchiveBytes }
+    enum Claim {
+        case yours, taken, spent
+    }
+
+    /// Whether the caller is to decode the archive that is object `uid`: not when another
+    /// thread took it, nor once the limits are spent.
+    func claim(_ uid: Int) -> Claim {
+        lock.withLock {
+            guard nodes <= limits.maxNodes && bytes <= limits.maxExpandedBytes && nestedBytes <= limits.maxNestedArchiveBytes else { return .spent }
+            guard !taken[uid] else { return .taken }
+            taken[uid] = true
+            return .yours
+        }
     }
 
     func spend(nodes: Int, bytes: Int, nestedBytes: Int) {
