@@ -107,6 +107,11 @@ def class_inputs():
     pairs += [(key, value) for key, value in pairs] * 3
     tree["$top"] = g.Pairs(pairs)
     inputs["repeated-keys"] = g.write_bplist(g.flatten(tree))
+    # 10. One nested archive that thousands of $top entries refer to, decoded ahead on all
+    # processors (once: see ArchiveTapeTests.testANestedArchiveSharedByManyEntriesIsDecodedOnceAhead).
+    objects = ["$null", {"$class": g.UID(2), "NS.objects": [g.UID(3 + i) for i in range(3000)]}, g.NSARRAY_CLASS] + list(range(3000))
+    shared = g.binary(g.keyed_tree({"root": g.UID(1)}, objects))
+    inputs["shared-nested-archive"] = g.binary(g.keyed_tree({"k%d" % i: g.UID(1) for i in range(4000)}, ["$null", shared]))
     return {name: data for name, data in inputs.items() if len(data) <= MAX_INPUT}
 
 
