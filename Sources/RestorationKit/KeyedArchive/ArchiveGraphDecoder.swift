@@ -539,10 +539,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         prefetchedPosition = [Int32](repeating: -1, count: objects.count)
         for case let (position, ready?) in results.enumerated() {
             prefetchedPosition[ready.uid] = Int32(position)
-            // The key as `key` caches it, when it is in the input (the others are on the worker's tape).
-            if ready.key.node.flags.contains(.inSource), ready.key.index < entryCount, let size = UInt32(exactly: ready.key.size) {
-                s.tableEntries[entryBase + ready.key.index].key = ready.key.node
-                s.tableEntries[entryBase + ready.key.index].keySize = size
+            // The key for the walk, when it is in the input (the others are on the worker's tape).
+            if ready.key.node.flags.contains(.inSource) {
+                cacheKey(ready.key.node, size: ready.key.size, of: ready.key.index, &s)
             }
         }
         prefetched = results
@@ -569,7 +568,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     private static var prefetchThreshold: Int { 64 }
 
     /// The nested archive `$top`'s entry at `position` refers to, if it is one, with the
-    /// entry's key; nil for anything else, which the walk reads (and reports) in place.
+    /// entry's key (read as `key` reads it, without its cache, which is in the walk's state);
+    /// nil for anything else, which the walk reads (and reports) in place.
     private func nestedArchive(at position: Int, of top: PropertyListContainer, _ s: inout DecodingState) -> (uid: Int, bytes: ArraySlice<UInt8>, key: PrefetchedArchive.Key)? {
         guard let valueIndex = try? member(top.count + position, of: top, &s),
               case .scalar(.uid(let uid))? = try? item(valueIndex, &s), uid < UInt64(objects.count),
@@ -618,18 +618,21 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// once per key object.
     private func key(_ position: Int, of dictionary: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> (TapeNode, Int) {
         let index = try member(position, of: dictionary, &s)
-        let cached = index < entryCount
-        if cached, s.tableEntries[entryBase + index].key.kind == .string {
+        if index < entryCount, s.tableEntries[entryBase + index].key.kind == .string {
             return (s.tableEntries[entryBase + index].key, Int(s.tableEntries[entryBase + index].keySize))
         }
         guard let (node, size) = stringNode(try item(index, &s), &s) else {
             throw s.error(.unreadable, "dictionary key (object \(index)) is not a string", at: table.byteOffset(of: dictionary.index))
         }
-        if cached, let keySize = UInt32(exactly: size) {
-            s.tableEntries[entryBase + index].key = node
-            s.tableEntries[entryBase + index].keySize = keySize
-        }
+        cacheKey(node, size: size, of: index, &s)
         return (node, size)
+    }
+
+    /// Keeps the node and counted size of the key that is object `index`, for `key`.
+    private func cacheKey(_ node: TapeNode, size: Int, of index: Int, _ s: inout DecodingState) {
+        guard index < entryCount, let keySize = UInt32(exactly: size) else { return }
+        s.tableEntries[entryBase + index].key = node
+        s.tableEntries[entryBase + index].keySize = keySize
     }
 
     /// "a string", "an array", "missing": what an object is, for messages.
