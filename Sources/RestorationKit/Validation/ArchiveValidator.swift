@@ -21,8 +21,8 @@ public struct ArchiveValidator: Sendable {
         let stackSize = DeferredStates.stackSize(for: deferred)
         return DeepStack.run(stackSize: stackSize) {
             let context = ValidationContext(archive, deferred: deferred)
-            // Only the first responders' rule asks for the views' paths: gathered only for it.
-            let gathersViewPaths = archive.appState[RestorationKeys.firstResponders] != nil
+            // Only the first responders' rule reads the views' paths: gathered only for it.
+            let gathersViewPaths = ReferenceRules.firstResponders(of: archive) != nil
             var diagnostics = MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion)
             // Each object's findings depend on that object and the context alone: parts of the
             // objects are checked apart, on all processors, and their findings join in order,

@@ -143,10 +143,17 @@ enum ReferenceRules {
             "\(place) is an object reference (\(RestorationKeys.proxyClass)) without a string kObjectIdentifierPathProxyIdentifierPathKey: UIKit logs \"Couldn't decode restoration identifier path, returning nil\"")
     }
 
+    /// The paths the app state names as first responders, if it names any: the only rule
+    /// that reads the views' paths (`ValidationContext.viewPaths`) is theirs.
+    static func firstResponders(of archive: RestorationArchive) -> [ArchiveValue]? {
+        guard case .array(let paths)? = archive.appState[RestorationKeys.firstResponders] else { return nil }
+        return paths
+    }
+
     /// A first responder is a saved object or a view of one. A view that wrote no state may
     /// have no entry of its own, so a path whose parent is a saved object or view is not reported.
     private static func checkFirstResponders(_ context: ValidationContext) -> [Diagnostic] {
-        guard case .array(let paths)? = context.archive.appState[RestorationKeys.firstResponders] else { return [] }
+        guard let paths = firstResponders(of: context.archive) else { return [] }
         // Views of an object whose state cannot be decoded are unknown; that object is reported already.
         let undecodable = UndecodableObjects(context.archive)
         func isKnown(_ path: String) -> Bool { context.saved.contains(path) || context.viewPaths.contains(path) }
