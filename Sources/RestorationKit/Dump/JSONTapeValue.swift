@@ -95,8 +95,8 @@ struct JSONTapeValue {
         case .real(let real):
             writeTagged("$real", to: &writer) { $0.writeString(real.isNaN ? "nan" : (real < 0 ? "-inf" : "inf")) }
         case .date(let seconds):
-            if let iso = ReferenceDate.iso8601(seconds) {
-                writeTagged("$date", to: &writer) { $0.writeString(iso) }
+            if let date = ReferenceDate.ISO8601Parts(seconds) {
+                writeTagged("$date", to: &writer) { $0.writeDate(date) }
             } else {
                 let keys: [StaticString] = ["$date", "referenceSeconds"]
                 writeMembers(2, to: &writer, key: { MemberKey(keys[$0]) }) { writer, index in

@@ -163,6 +163,14 @@ struct JSONTextWriter {
         output.append(UInt8(ascii: "\""))
     }
 
+    /// A date's ISO 8601 form as a string: digits and separators, which need no escape.
+    mutating func writeDate(_ date: ReferenceDate.ISO8601Parts) {
+        let output = output
+        output.append(UInt8(ascii: "\""))
+        date.write { output.append($0) }
+        output.append(UInt8(ascii: "\""))
+    }
+
     /// A string given as valid UTF-8.
     mutating func writeString(utf8 bytes: UnsafeRawBufferPointer) {
         output.append(UInt8(ascii: "\""))
