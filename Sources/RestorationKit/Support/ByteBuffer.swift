@@ -103,6 +103,7 @@ final class ByteBuffer {
         source.withUnsafeBytes { append(contentsOf: $0) }
     }
 
+    @inline(__always)
     func append(_ text: StaticString) {
         text.withUTF8Buffer { append(contentsOf: UnsafeRawBufferPointer($0)) }
     }
