@@ -87,6 +87,23 @@ final class ArchiveValidatorTests: XCTestCase {
             "can't find child view controller at index 1 with identifier Nav/:[1]:/Gone (no object was saved under it): UIKit truncates the child array at index 1")
     }
 
+    /// Each repeat of a child's path is reported against the first child with that path,
+    /// counting every child (a proxy without a path and a value that names none included).
+    func testRepeatedChildrenNameTheirFirstSibling() {
+        let proxy = ArchiveValue.object(ArchiveObject(className: RestorationKeys.proxyClass, classChain: [RestorationKeys.proxyClass, "NSObject"], fields: .empty))
+        let (list, detail) = ("Nav/:[0]:/List", "Nav/:[1]:/Detail")
+        let children: [ArchiveValue] = [proxy, .integer(7), .string(detail), .reference(list), .string(list), .reference(detail), .string(list)]
+        let repeated = archive(
+            paths: ["Nav", list, detail],
+            objects: ["Nav": ArchiveFields([(RestorationKeys.children, .array(children))]), list: controller, detail: controller])
+        let messages = ArchiveValidator().validate(repeated).filter { $0.rule == .duplicateSiblingIdentifier }.map(\.message)
+        XCTAssertEqual(messages.map { $0.prefix(while: { $0 != ":" }) }, [
+            "children 3 and 4 are both Nav/",
+            "children 2 and 5 are both Nav/",
+            "children 3 and 6 are both Nav/",
+        ])
+    }
+
     func testDanglingReferenceDeepInsideAppState() {
         let nested = ArchiveValue.dictionary(ArchiveDictionary(entries: [.init(key: .string("last"), value: .array([.reference("Nowhere")]))]))
         let broken = archive(paths: ["Root"], objects: ["Root": controller], extraTop: [("AppHistory", nested)])

@@ -56,19 +56,20 @@ enum ReferenceRules {
 
     private static func checkChildren(_ children: [TapeNode], _ view: TapeView, container: String, _ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        var firstIndex: [ExactText: Int] = [:]
+        // Targets met so far; the first child with a repeated one is searched for only then.
+        var seen = ExactTextSet(minimumCapacity: children.count)
         for (index, child) in children.enumerated() {
             if isProxyWithoutPath(child, view) {
                 diagnostics.append(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
                 continue
             }
             guard let target = target(of: child, view) else { continue }
-            if let first = firstIndex[ExactText(target)] {
+            guard seen.insert(target) else {
+                let first = children.firstIndex { Self.target(of: $0, view)?.isExactly(target) == true }!
                 diagnostics.append(Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
                     "children \(first) and \(index) are both \(target): no index component tells them apart, so UIKit cannot restore them as two view controllers"))
                 continue
             }
-            firstIndex[ExactText(target)] = index
             if !context.saved.contains(target) {
                 diagnostics.append(Diagnostic(.error, .danglingReference, path: container, key: RestorationKeys.children, target: target,
                     "can't find child view controller at index \(index) with identifier \(target) (no object was saved under it): UIKit truncates the child array at index \(index)"))
