@@ -37,8 +37,7 @@ extension String {
     func isExactly(_ other: String) -> Bool {
         // Most strings compared differ in length, which a native string knows.
         guard utf8.count == other.utf8.count else { return false }
-        var other = other
-        return other.withUTF8 { hasBytes($0) }
+        return other.utf8.withContiguousStorageIfAvailable { hasBytes($0) } ?? utf8.elementsEqual(other.utf8)
     }
 
     /// Whether the string's UTF-8 is `bytes`: for a search that compares one string with many.
