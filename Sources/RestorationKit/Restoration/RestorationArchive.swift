@@ -110,13 +110,18 @@ public struct RestorationArchive: Hashable, Sendable {
 
         // Each path once. A path with an entry is known by the entry's position (hashing every
         // path again for a set costs as much as the rest of the listing); only paths without
-        // one go into a set.
+        // one go into a set. The entries are looked up on all processors: hashing the paths is
+        // most of the listing's work.
+        let (top, paths) = (archive.top, identifierPaths)
+        let entryPositions = DeepStack.mapParts(of: paths.count, stackSize: 1 << 20) { range in
+            range.map { top.position(of: paths[$0].rawValue) }
+        }.joined()
         var listed: [(path: IdentifierPath, entry: ArchiveValue?)] = []
         var positions: [Int?] = []
         var listedPositions = [Bool](repeating: false, count: archive.top.count)
         var seenWithoutEntry = Set<IdentifierPath>()
-        for path in identifierPaths {
-            if let position = archive.top.position(of: path.rawValue) {
+        for (path, position) in zip(identifierPaths, entryPositions) {
+            if let position {
                 guard !listedPositions[position] else { continue }
                 listedPositions[position] = true
                 listed.append((path, reader.take(at: position)))
