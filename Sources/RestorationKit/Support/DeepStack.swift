@@ -60,13 +60,14 @@ extension DeepStack {
     /// `transform` applied to every element, on all processors (workers with `stackSize` bytes of
     /// stack) when there are many: an archive may hold tens of thousands of saved objects.
     static func map<Element, Result>(
-        _ elements: [Element], concurrently: Bool, stackSize: Int, _ transform: (Element) -> Result
+        _ elements: [Element], concurrently: Bool, stackSize: Int, first: () -> Void = {}, _ transform: (Element) -> Result
     ) -> [Result] {
         guard concurrently, elements.count >= 256, availableThreads > 1 else {
+            first()
             return elements.map(transform)
         }
         return [Result](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
-            concurrentPerform(count: elements.count, threads: availableThreads, stackSize: stackSize) { index in
+            concurrentPerform(count: elements.count, threads: availableThreads, stackSize: stackSize, first: first) { index in
                 (buffer.baseAddress! + index).initialize(to: transform(elements[index]))
             }
             initialized = elements.count

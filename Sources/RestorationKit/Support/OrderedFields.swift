@@ -11,24 +11,37 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
     /// Built only for larger dictionaries: an outer restoration archive's `$top` has one key per
     /// saved object, where a linear search per lookup would make decoding quadratic. Below the
     /// threshold a linear search is cheaper than hashing every key of every object's state.
-    private var index: [ExactText: Int]?
+    private var index: KeyIndex?
+
+    /// Each key's (first) position.
+    typealias KeyIndex = [ExactText: Int]
 
     private static var indexThreshold: Int { 64 }
 
     public init(keys: [String], values: [Value]) {
+        self.init(keys: keys, values: values, index: Self.index(of: keys))
+    }
+
+    /// The fields, with `index` made by `index(of: keys)` (on another thread while the values
+    /// were made, say).
+    init(keys: [String], values: [Value], index: KeyIndex?) {
         precondition(keys.count == values.count, "keys and values differ in count")
         self.keys = keys
         self.values = values
-        if keys.count > Self.indexThreshold {
-            var index = [ExactText: Int](minimumCapacity: keys.count)
-            // The first of duplicate keys wins, as it does for a linear search (one hash per key:
-            // a repeated key, rare, puts the first position back).
-            for (position, key) in keys.enumerated() {
-                let key = ExactText(key)
-                if let first = index.updateValue(position, forKey: key) { index[key] = first }
-            }
-            self.index = index
+        self.index = index
+    }
+
+    /// The index of fields with these keys: nil for few keys.
+    static func index(of keys: [String]) -> KeyIndex? {
+        guard keys.count > indexThreshold else { return nil }
+        var index = KeyIndex(minimumCapacity: keys.count)
+        // The first of duplicate keys wins, as it does for a linear search (one hash per key: a
+        // repeated key, rare, puts the first position back).
+        for (position, key) in keys.enumerated() {
+            let key = ExactText(key)
+            if let first = index.updateValue(position, forKey: key) { index[key] = first }
         }
+        return index
     }
 
     public init(_ pairs: [(String, Value)]) {

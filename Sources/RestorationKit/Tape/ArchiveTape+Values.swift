@@ -9,20 +9,25 @@ extension ArchiveTape {
     /// needs it (`topValue(at:)`).
     func keyedArchive(concurrently: Bool, stackSize: Int, deferringArchives: Bool = false) -> KeyedArchive {
         let (first, count) = (root.first, root.memberCount)
-        let keys = (0..<count).map { string(nodes[first + $0]) }
+        // The keys and their index are made on this thread while the values are begun on others.
+        var (keys, index): ([String], ArchiveFields.KeyIndex?) = ([], nil)
+        func makeKeys() {
+            keys = (0..<count).map { string(nodes[first + $0]) }
+            index = ArchiveFields.index(of: keys)
+        }
         // The values in runs that share their repeated strings: up to 64 values a run, and at
         // least 256 runs when there are 256 values (the least `DeepStack.map` spreads); fewer
         // values are made on this thread, in one run.
         let runLength = count < 256 ? max(1, count) : min(64, count / 256)
         let runs = (count + runLength - 1) / runLength
-        let values = DeepStack.map(Array(0..<runs), concurrently: concurrently, stackSize: stackSize) { run -> [ArchiveValue] in
+        let values = DeepStack.map(Array(0..<runs), concurrently: concurrently, stackSize: stackSize, first: makeKeys) { run -> [ArchiveValue] in
             var strings = RepeatedStrings()
             return ((run * runLength)..<min(count, (run + 1) * runLength)).map { position in
                 let node = nodes[first + count + position]
                 return deferringArchives && node.kind == .archive ? Self.deferredArchive : value(node, &strings)
             }
         }.flatMap { $0 }
-        return KeyedArchive(top: ArchiveFields(keys: keys, values: values), version: .integer(KeyedArchive.archiverVersion))
+        return KeyedArchive(top: ArchiveFields(keys: keys, values: values, index: index), version: .integer(KeyedArchive.archiverVersion))
     }
 
     /// What `keyedArchive(…, deferringArchives: true)` leaves for a nested archive in `$top`.
