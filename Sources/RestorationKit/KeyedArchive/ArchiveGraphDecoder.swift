@@ -601,11 +601,18 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 
     /// The value under `name` in a dictionary, or nil: a linear search, for the few fixed keys
-    /// (`$class`, `$top` …); keys are read once per archive (see `key`).
+    /// (`$class`, `$top` …). An ASCII key, the usual one, is compared where it lies in the
+    /// input; any other is read once per archive (see `key`).
     private func member(named name: StaticString, of dictionary: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> Int? {
         for position in 0..<dictionary.count {
-            let (key, _) = try key(position, of: dictionary, &s)
-            if s.tape.textEquals(key, name) { return try member(dictionary.count + position, of: dictionary, &s) }
+            let matches: Bool
+            if let bytes = table.asciiBytes(try member(position, of: dictionary, &s)) {
+                matches = bytes.hasSameBytes(as: name.bytes)
+            } else {
+                let (key, _) = try key(position, of: dictionary, &s)
+                matches = s.tape.textEquals(key, name)
+            }
+            if matches { return try member(dictionary.count + position, of: dictionary, &s) }
         }
         return nil
     }
