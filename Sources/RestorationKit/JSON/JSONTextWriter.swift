@@ -83,42 +83,47 @@ struct JSONTextWriter {
     }
 
     /// Writes an array of deferred archive content in parts (see `DeepStack.mapParts`), each
-    /// written on one of the processors by a writer of its own at this level into a buffer of
-    /// its own, then handed to the sink in order, which may keep it. The text is the same as
-    /// `writeArray`'s; elements share nothing but immutable values. The parts stop soon after
-    /// their text together passes what the limit leaves.
+    /// written on one of the processors by a writer of its own at this level, then handed to the
+    /// sink in order, which may keep it. The text is the same as `writeArray`'s; elements share
+    /// nothing but immutable values. The parts stop soon after their text together passes what
+    /// the limit leaves.
     private mutating func writeConcurrently(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
         output.append(UInt8(ascii: "["))
         level += 1
         let (elementLevel, compact) = (level, compact)
         let budget = SharedTextBudget(limit: limit == .max ? .max : limit - handedOver - output.count, spent: 0)
+        // Room for about 2 KiB an element, taken at once: room never written costs no memory.
+        let buffers = PartBuffers(capacity: min(count * 2048 / DeepStack.availableThreads, 64 << 20))
         // Helpers get as much stack as this thread has left, so they can go as deep as it can.
         let parts = DeepStack.mapParts(of: count, stackSize: StackBounds.remainingOnCurrentThread()) { range in
-            // Room for about 2 KiB an element, taken at once: room never written costs no memory.
-            var writer = JSONTextWriter(level: elementLevel, output: ByteBuffer(capacity: range.count * 2048))
+            let buffer = buffers.take()
+            defer { buffers.put(buffer) }
+            var writer = JSONTextWriter(level: elementLevel, output: buffer)
             writer.compact = compact
-            var reported = 0
+            let start = buffer.count
+            var reported = start
             for index in range {
                 writer.startMember(first: index == 0)
                 element(&writer, index)
-                guard writer.output.count - reported >= SharedTextBudget.step else { continue }
-                if budget.spend(writer.output.count - reported) { break }
-                reported = writer.output.count
+                guard buffer.count - reported >= SharedTextBudget.step else { continue }
+                if budget.spend(buffer.count - reported) { break }
+                reported = buffer.count
             }
-            return writer.output
+            return (buffer, start..<buffer.count)
         }
-        for part in parts where !isFull { handOver(part) }
+        for (buffer, range) in parts where !isFull { handOver(range, of: buffer) }
         level -= 1
         close(UInt8(ascii: "]"))
     }
 
     /// Text made apart from `output`, which comes after it: handed to the sink as it is.
-    private mutating func handOver(_ text: ByteBuffer) {
-        guard let sink, text.count >= 4096 else { return output.append(contentsOf: text.bytes) }
+    private mutating func handOver(_ range: Range<Int>, of buffer: ByteBuffer) {
+        let text = UnsafeRawBufferPointer(rebasing: buffer.bytes[range])
+        guard let sink, text.count >= 4096 else { return output.append(contentsOf: text) }
         flush()
         handedOver += text.count
         if handedOver > limit { isFull = true }
-        if !isFull { sink(JSONOutput.Piece(bytes: text.bytes, owner: text)) }
+        if !isFull { sink(JSONOutput.Piece(bytes: text, owner: buffer)) }
     }
 
     mutating func writeNull() {
@@ -379,5 +384,27 @@ struct JSONTextWriter {
         default:
             output.append(byte)
         }
+    }
+}
+
+/// The buffers the parts of `JSONTextWriter.writeConcurrently` are written into: a thread takes
+/// one for each part and gives it back after, so the parts one thread writes lie one after
+/// another in one buffer. A few buffers of megabytes take large pages (see `LargePages`), where
+/// a buffer for each part would take thousands of small ones.
+private final class PartBuffers: @unchecked Sendable {
+    private let lock = ThreadLock()
+    private var idle: [ByteBuffer] = []
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func take() -> ByteBuffer {
+        lock.withLock { idle.popLast() } ?? ByteBuffer(capacity: capacity)
+    }
+
+    func put(_ buffer: ByteBuffer) {
+        lock.withLock { idle.append(buffer) }
     }
 }
