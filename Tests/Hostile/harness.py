@@ -112,6 +112,10 @@ def class_inputs():
     objects = ["$null", {"$class": g.UID(2), "NS.objects": [g.UID(3 + i) for i in range(3000)]}, g.NSARRAY_CLASS] + list(range(3000))
     shared = g.binary(g.keyed_tree({"root": g.UID(1)}, objects))
     inputs["shared-nested-archive"] = g.binary(g.keyed_tree({"k%d" % i: g.UID(1) for i in range(4000)}, ["$null", shared]))
+    # Children that repeat one path many times after many others: each repeat names the first
+    # child with its path, found without a search through the children before it.
+    paths = ["Root/:[%d]:/C" % i for i in range(20000)]
+    inputs["repeated-children"] = restoration([("Root", {"kUIViewControllerChildrenKey": paths + [paths[-1]] * 60000})])
     return {name: data for name, data in inputs.items() if len(data) <= MAX_INPUT}
 
 

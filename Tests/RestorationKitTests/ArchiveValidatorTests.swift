@@ -91,16 +91,21 @@ final class ArchiveValidatorTests: XCTestCase {
     /// counting every child (a proxy without a path and a value that names none included).
     func testRepeatedChildrenNameTheirFirstSibling() {
         let proxy = ArchiveValue.object(ArchiveObject(className: RestorationKeys.proxyClass, classChain: [RestorationKeys.proxyClass, "NSObject"], fields: .empty))
-        let (list, detail) = ("Nav/:[0]:/List", "Nav/:[1]:/Detail")
-        let children: [ArchiveValue] = [proxy, .integer(7), .string(detail), .reference(list), .string(list), .reference(detail), .string(list)]
+        let (list, detail, more) = ("Nav/:[0]:/List", "Nav/:[1]:/Detail", "Nav/:[2]:/More")
+        let children: [ArchiveValue] = [
+            proxy, .integer(7), .string(detail), .reference(list), .string(list), .reference(detail), .string(list),
+            .string(more), .reference(detail), .reference(more),
+        ]
         let repeated = archive(
-            paths: ["Nav", list, detail],
-            objects: ["Nav": ArchiveFields([(RestorationKeys.children, .array(children))]), list: controller, detail: controller])
+            paths: ["Nav", list, detail, more],
+            objects: ["Nav": ArchiveFields([(RestorationKeys.children, .array(children))]), list: controller, detail: controller, more: controller])
         let messages = ArchiveValidator().validate(repeated).filter { $0.rule == .duplicateSiblingIdentifier }.map(\.message)
         XCTAssertEqual(messages.map { $0.prefix(while: { $0 != ":" }) }, [
             "children 3 and 4 are both Nav/",
             "children 2 and 5 are both Nav/",
             "children 3 and 6 are both Nav/",
+            "children 2 and 8 are both Nav/",
+            "children 7 and 9 are both Nav/",
         ])
     }
 

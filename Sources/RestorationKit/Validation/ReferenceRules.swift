@@ -56,8 +56,10 @@ enum ReferenceRules {
 
     private static func checkChildren(_ children: [TapeNode], _ view: TapeView, container: String, _ context: ValidationContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        // Targets met so far; the first child with a repeated one is searched for only then.
+        // Targets met so far, one hash each. Where each first appeared is indexed from the first
+        // repeat on, which is rare: the children before it at once, the later ones as they come.
         var seen = ExactTextSet(minimumCapacity: children.count)
+        var firstIndex: [ExactText: Int]?
         for (index, child) in children.enumerated() {
             if isProxyWithoutPath(child, view) {
                 diagnostics.append(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
@@ -65,11 +67,17 @@ enum ReferenceRules {
             }
             guard let target = target(of: child, view) else { continue }
             guard seen.insert(target) else {
-                let first = children.firstIndex { Self.target(of: $0, view)?.isExactly(target) == true }!
+                if firstIndex == nil {
+                    firstIndex = Dictionary(children[..<index].indices.compactMap { position in
+                        Self.target(of: children[position], view).map { (ExactText($0), position) }
+                    }, uniquingKeysWith: { first, _ in first })
+                }
+                let first = firstIndex![ExactText(target)]!
                 diagnostics.append(Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
                     "children \(first) and \(index) are both \(target): no index component tells them apart, so UIKit cannot restore them as two view controllers"))
                 continue
             }
+            firstIndex?[ExactText(target)] = index
             if !context.saved.contains(target) {
                 diagnostics.append(Diagnostic(.error, .danglingReference, path: container, key: RestorationKeys.children, target: target,
                     "can't find child view controller at index \(index) with identifier \(target) (no object was saved under it): UIKit truncates the child array at index \(index)"))
