@@ -58,7 +58,8 @@ extension DeepStack {
     }()
 
     /// `transform` applied to every element, on all processors (workers with `stackSize` bytes of
-    /// stack) when there are many: an archive may hold tens of thousands of saved objects.
+    /// stack) when there are many: an archive may hold tens of thousands of saved objects. The
+    /// calling thread runs `first` (other work) before it joins in.
     static func map<Element, Result>(
         _ elements: [Element], concurrently: Bool, stackSize: Int, first: () -> Void = {}, _ transform: (Element) -> Result
     ) -> [Result] {
