@@ -54,6 +54,8 @@ struct Tree: ParsableCommand {
         var documents: [TreeDocument] = []
         var graphs: [(file: String, tree: RestorationTree)] = []
         var wroteText = false
+        // A tree too large to write makes the one JSON document or graph of all files too large.
+        var documentPastLimit = false
         let formatter = TreeTextFormatter(style: TextStyle(enabled: color.enabled), demangle: !noDemangle)
         // The last archive read and its tree stay alive until the process ends: freeing their
         // values one by one would take a large share of the run (see `Console.finish`).
@@ -65,7 +67,15 @@ struct Tree: ParsableCommand {
                 continue
             }
             lastArchive = (archive, deferred)
-            let tree = RestorationTree(archive, deferred: deferred)
+            guard let tree = RestorationTree(archive, deferred: deferred, outputLimit: decoding.maxOutputBytes) else {
+                // What writing the tree would have found, found before it is made.
+                switch chosenFormat {
+                case .text: Console.outputTooLarge(file: file, limit: decoding.maxOutputBytes)
+                case .json, .dot, .mermaid: documentPastLimit = true
+                }
+                status = ExitStatus.unreadable
+                continue
+            }
             lastTree = tree
             switch chosenFormat {
             case .json:
@@ -82,14 +92,16 @@ struct Tree: ParsableCommand {
                 wroteText = true
             }
         }
-        // One graph for all the files that could be read, clusters when there are several.
-        if !graphs.isEmpty {
+        if documentPastLimit {
+            Console.outputTooLarge(file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes)
+        } else if !graphs.isEmpty {
+            // One graph for all the files that could be read, clusters when there are several.
             let text = TreeGraphFormatter(language: chosenFormat == .dot ? .dot : .mermaid, demangle: !noDemangle).format(graphs, clustered: files.count > 1)
             if !Console.write(text, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
             }
         }
-        if chosenFormat == .json, !documents.isEmpty || files.count > 1 {
+        if chosenFormat == .json, !documentPastLimit, !documents.isEmpty || files.count > 1 {
             if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
             }

@@ -65,6 +65,8 @@ struct Validate: ParsableCommand {
     private func validateAll() -> Never {
         var status = ExitStatus.success
         var reports: [ValidationReport] = []
+        // A report too large to write makes the whole JSON document too large.
+        var jsonPastLimit = false
         let validator = ArchiveValidator(expectedBundleVersion: bundleVersion)
         // The last archive read stays alive until the process ends: freeing its values one by
         // one would take a large share of the run (see `Console.finish`).
@@ -92,11 +94,25 @@ struct Validate: ParsableCommand {
             }
             for (path, sidecarFolders) in archives {
                 let isScene = sidecarFolders.count == 2
-                guard let report = validateArchive(path, sidecarFolders: sidecarFolders, isScene: isScene, validator, keeping: &lastArchive) else {
+                let report: ValidationReport
+                switch validateArchive(path, sidecarFolders: sidecarFolders, isScene: isScene, validator, keeping: &lastArchive) {
+                case .report(let read):
+                    report = read
+                case .skipped:
+                    continue
+                case .unreadable:
+                    status = max(status, ExitStatus.unreadable)
+                    continue
+                case .pastOutputLimit:
+                    // What writing the report would have found, found before it is made.
+                    if json {
+                        jsonPastLimit = true
+                    } else {
+                        Console.outputTooLarge(file: path, limit: decoding.maxOutputBytes)
+                    }
                     status = max(status, ExitStatus.unreadable)
                     continue
                 }
-                guard let report else { continue }
                 if !report.isValid { status = max(status, ExitStatus.findings) }
                 if json {
                     reports.append(report)
@@ -108,7 +124,9 @@ struct Validate: ParsableCommand {
                 }
             }
         }
-        if json, !reports.isEmpty || files.count > 1 || files.contains(where: DirectoryListing.isDirectory) {
+        if json, jsonPastLimit {
+            Console.outputTooLarge(file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes)
+        } else if json, !reports.isEmpty || files.count > 1 || files.contains(where: DirectoryListing.isDirectory) {
             let several = files.count > 1 || files.contains(where: DirectoryListing.isDirectory)
             if !Console.writeJSON(reports.map(ValidationDocument.init), asArray: several, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
@@ -117,12 +135,21 @@ struct Validate: ParsableCommand {
         withExtendedLifetime(lastArchive) { Console.finish(status) }
     }
 
-    /// Validates one archive file; nil (after an error line) when it cannot be read or is not a
-    /// restoration archive, `.some(nil)` when it is a scene's user-activity state, which has
-    /// nothing to validate.
+    /// What validating one archive file came to.
+    private enum Outcome {
+        case report(ValidationReport)
+        /// A scene's user-activity state, which has nothing to validate.
+        case skipped
+        /// It cannot be read or is not a restoration archive (an error line says so).
+        case unreadable
+        /// Its findings' messages alone pass `--max-output-size`.
+        case pastOutputLimit
+    }
+
+    /// Validates one archive file.
     private func validateArchive(
         _ path: String, sidecarFolders: [String], isScene: Bool, _ validator: ArchiveValidator, keeping kept: inout (RestorationArchive, DeferredStates)?
-    ) -> ValidationReport?? {
+    ) -> Outcome {
         let archive: RestorationArchive
         // Each saved object's state stays on the decoder's tape until its rules run.
         let deferred: DeferredStates
@@ -133,21 +160,23 @@ struct Validate: ParsableCommand {
             if isScene, error.kind == .notKeyedArchive {
                 // FORMAT.md: a scene's data.data may be a user-activity dictionary instead.
                 Console.note(file: path, "skipped: a scene's user-activity state (a plain property list), not a keyed archive")
-                return .some(nil)
+                return .skipped
             }
             Console.error(file: path, error.description)
-            return nil
+            return .unreadable
         }
         guard archive.isRestorationArchive else {
             Console.notRestorationArchive(path)
-            return nil
+            return .unreadable
         }
-        var diagnostics = validator.validate(archive, deferred: deferred)
         kept = (archive, deferred)
+        guard var diagnostics = validator.validate(archive, deferred: deferred, messageLimit: decoding.maxOutputBytes) else {
+            return .pastOutputLimit
+        }
         for folder in sidecarFolders {
             diagnostics += SavedStateDirectory.sidecarDiagnostics(in: folder, limits: decoding.limits)
         }
-        return ValidationReport(file: path, diagnostics: diagnostics, strict: strict)
+        return .report(ValidationReport(file: path, diagnostics: diagnostics, strict: strict))
     }
 
     static func trimmingTrailingSlashes(_ path: String) -> String {

@@ -84,7 +84,7 @@ func exercise(_ bytes: [UInt8]) {
         if archive.isRestorationArchive {
             let tree = RestorationTree(archive)
             let treeText = TreeTextFormatter(style: TextStyle(enabled: true)).format(tree)
-            precondition(TreeTextFormatter(style: TextStyle(enabled: true)).format(RestorationTree(deferredArchive, deferred: deferred)) == treeText, "the tree of the deferred states differs")
+            precondition(TreeTextFormatter(style: TextStyle(enabled: true)).format(RestorationTree(deferredArchive, deferred: deferred)!) == treeText, "the tree of the deferred states differs")
             precondition((try? JSONOutput.text([TreeDocument(file: "fuzz", tree: tree)], asArray: false)) != nil, "a tree could not be written as JSON")
             _ = archive.restricted(to: IdentifierPath(archive.objects.first?.identifierPath.rawValue ?? "x"))
         }

@@ -116,6 +116,15 @@ def class_inputs():
     # child with its path, found without a search through the children before it.
     paths = ["Root/:[%d]:/C" % i for i in range(20000)]
     inputs["repeated-children"] = restoration([("Root", {"kUIViewControllerChildrenKey": paths + [paths[-1]] * 60000})])
+    # One state with a thousand dangling children, the entry of 4 000 listed paths: the findings
+    # repeat per object, and validate and tree stop gathering them once no output could hold them.
+    gone = ["Gone/:[%d]:/X" % i for i in range(1000)]
+    state = g.binary(g.keyed_tree({"kUIViewControllerChildrenKey": g.UID(1)},
+                                  ["$null", {"$class": g.UID(2), "NS.objects": [g.UID(3 + i) for i in range(1000)]}, g.NSARRAY_CLASS] + gone))
+    listed = ["P%d" % i for i in range(4000)]
+    top = {path: g.UID(1) for path in listed}
+    top.update({"kRootRestorationIdentifiersKey": g.UID(2), "kUIStateRestorationArchiveMajorVersionKey": 2})
+    inputs["shared-dangling-state"] = g.binary(g.keyed_tree(top, ["$null", state, {"$class": g.UID(3), "NS.objects": [g.UID(4 + i) for i in range(4000)]}, g.NSARRAY_CLASS] + listed))
     return {name: data for name, data in inputs.items() if len(data) <= MAX_INPUT}
 
 

@@ -109,6 +109,21 @@ final class ArchiveValidatorTests: XCTestCase {
         ])
     }
 
+    /// Findings whose messages alone pass the limit are not gathered in full: nil, whether
+    /// they come from many objects or from one object's many children.
+    func testFindingsPastTheMessageLimitAreNotGathered() {
+        let children = ArchiveFields([(RestorationKeys.children, .array((0..<50).map { .string("Nav/:[\($0)]:/Gone") }))])
+        let shared = archive(paths: (0..<40).map { "Nav\($0)" }, objects: Dictionary(uniqueKeysWithValues: (0..<40).map { ("Nav\($0)", children) }))
+        let single = archive(paths: ["Nav"], objects: ["Nav": children])
+        for broken in [shared, single] {
+            let all = ArchiveValidator().validate(broken, deferred: nil)!
+            let bytes = all.reduce(0) { $0 + $1.message.utf8.count }
+            XCTAssertEqual(ArchiveValidator().validate(broken, deferred: nil, messageLimit: bytes), all)
+            XCTAssertNil(ArchiveValidator().validate(broken, deferred: nil, messageLimit: bytes - 1))
+            XCTAssertNil(ArchiveValidator().validate(broken, deferred: nil, messageLimit: 1000))
+        }
+    }
+
     func testDanglingReferenceDeepInsideAppState() {
         let nested = ArchiveValue.dictionary(ArchiveDictionary(entries: [.init(key: .string("last"), value: .array([.reference("Nowhere")]))]))
         let broken = archive(paths: ["Root"], objects: ["Root": controller], extraTop: [("AppHistory", nested)])

@@ -44,7 +44,7 @@ final class DeferredStatesTests: XCTestCase {
             }
             let validator = ArchiveValidator(expectedBundleVersion: "no such version")
             XCTAssertEqual(validator.validate(archive, deferred: deferred), validator.validate(whole), name)
-            let trees = [RestorationTree(archive, deferred: deferred), RestorationTree(whole)]
+            let trees = [RestorationTree(archive, deferred: deferred)!, RestorationTree(whole)]
             XCTAssertEqual(TreeTextFormatter().format(trees[0]), TreeTextFormatter().format(trees[1]), name)
             let graphs = trees.map { TreeGraphFormatter(language: .dot).format([(file: name, tree: $0)]) }
             XCTAssertEqual(graphs[0], graphs[1], name)

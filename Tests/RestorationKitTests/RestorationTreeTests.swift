@@ -27,6 +27,17 @@ final class RestorationTreeTests: XCTestCase {
         XCTAssertFalse(nav.children[0].children[0].presented, "Nav/Other presents it, but Nav/Sheet is its parent")
     }
 
+    /// A tree whose dangling references, targets and keys, pass the limit is not made.
+    func testDanglingReferencesPastTheOutputLimitMakeNoTree() {
+        let children = ArchiveFields([(RestorationKeys.children, .array((0..<50).map { .string("Gone/:[\($0)]:/X") }))])
+        let broken = archive((0..<40).map { ("Nav\($0)", children) })
+        let tree = RestorationTree(broken)
+        let drawn = tree.roots.reduce(0) { total, root in root.dangling.reduce(total) { $0 + $1.key.utf8.count + $1.target.utf8.count } }
+        XCTAssertEqual(drawn, 40 * 50 * (RestorationKeys.children.utf8.count + "Gone/:[0]:/X".utf8.count) + 40 * 40)
+        XCTAssertNotNil(RestorationTree(broken, deferred: nil, outputLimit: drawn))
+        XCTAssertNil(RestorationTree(broken, deferred: nil, outputLimit: drawn - 1))
+    }
+
     func testAppLevelDanglingReferencesAreKept() {
         let tree = RestorationTree(archive(
             [("Root", ArchiveFields([]))],

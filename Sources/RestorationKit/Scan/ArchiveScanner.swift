@@ -95,10 +95,10 @@ public struct ArchiveScanner: Sendable {
             row.systemVersion = decoded.systemVersion
             row.bundleVersion = decoded.bundleVersion
             row.objectCount = decoded.objects.count
-            let diagnostics = ArchiveValidator().validate(decoded, deferred: deferred)
-            row.errors = diagnostics.filter { $0.severity == .error }.count
-            row.warnings = diagnostics.filter { $0.severity == .warning }.count + sidecarFindings.count
-            row = row.noting(diagnostics)
+            let findings = ArchiveValidator().tally(decoded, deferred: deferred)
+            row.errors = findings.errors
+            row.warnings = findings.warnings + sidecarFindings.count
+            row = row.noting(findings.rules)
         } catch {
             if error.kind == .notKeyedArchive && scene != nil {
                 row.problem = "a scene's user-activity state, not a keyed archive"
@@ -158,8 +158,13 @@ public struct ScanRow: Sendable {
 
     /// The row with the rules of `diagnostics` added to `findings`.
     func noting(_ diagnostics: [Diagnostic]) -> ScanRow {
+        noting(diagnostics.map(\.rule))
+    }
+
+    /// The row with `rules` added to `findings`, each once, in order.
+    func noting(_ rules: [ValidationRule]) -> ScanRow {
         var row = self
-        for rule in diagnostics.map(\.rule.rawValue) where !row.findings.contains(rule) {
+        for rule in rules.map(\.rawValue) where !row.findings.contains(rule) {
             row.findings.append(rule)
         }
         return row

@@ -168,4 +168,9 @@ final class SharedTextBudget: @unchecked Sendable {
             return spent > limit
         }
     }
+
+    /// Whether the text counted so far is past the limit.
+    var isSpent: Bool {
+        lock.withLock { spent > limit }
+    }
 }

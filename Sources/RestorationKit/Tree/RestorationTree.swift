@@ -23,14 +23,22 @@ public struct RestorationTree: Sendable {
     public var appDangling: [(key: String, target: String)]
 
     public init(_ archive: RestorationArchive) {
-        self.init(archive, deferred: nil)
+        // Without a limit there is always a tree.
+        self.init(archive, deferred: nil)!
     }
 
     /// The tree of an archive read with its objects' states left on the tape
     /// (`DeferredStates.read`): each object is made whole once, to read what the tree shows of
     /// it, and dropped after.
-    package init(_ archive: RestorationArchive, deferred: DeferredStates?) {
-        (roots, appDangling) = DeepStack.run(stackSize: DeferredStates.stackSize(for: deferred)) { Self.build(archive, deferred: deferred) }
+    ///
+    /// Nil once the objects' dangling references, their targets and keys, together pass
+    /// `outputLimit` bytes: every drawing of the tree writes them, so it could not be written
+    /// within that many bytes, and objects that share one state (a small file can make
+    /// thousands of them) repeat its references, each costing memory.
+    package init?(_ archive: RestorationArchive, deferred: DeferredStates?, outputLimit: Int = .max) {
+        let built = DeepStack.run(stackSize: DeferredStates.stackSize(for: deferred)) { Self.build(archive, deferred: deferred, outputLimit: outputLimit) }
+        guard let built else { return nil }
+        (roots, appDangling) = built
     }
 
     /// A tree as given (for tests of the formatters).
@@ -51,10 +59,11 @@ public struct RestorationTree: Sendable {
         var dangling: [(path: String, key: String, target: String)] = []
     }
 
-    private static func build(_ archive: RestorationArchive, deferred: DeferredStates?) -> ([Node], [(key: String, target: String)]) {
+    private static func build(_ archive: RestorationArchive, deferred: DeferredStates?, outputLimit: Int) -> ([Node], [(key: String, target: String)])? {
         let objects = archive.objects
         let stackSize = DeferredStates.stackSize(for: deferred)
         let context = ValidationContext(archive, deferred: deferred)
+        let drawn = SharedTextBudget(limit: outputLimit, spent: 0)
         // Each object's parent path and what the tree shows of its state, in parts on all
         // processors, each object made whole once; the calling thread indexes the objects by
         // path meanwhile (paths are distinct: one object per listed path).
@@ -64,7 +73,7 @@ public struct RestorationTree: Sendable {
         }) { range in
             var summaries: [StateSummary] = []
             summaries.reserveCapacity(range.count)
-            archive.forEachObjectOnTape(range, deferred: deferred) { object, onTape, view in
+            archive.forEachObjectOnTape(range, deferred: deferred, while: { !drawn.isSpent }) { object, onTape, view in
                 var summary = StateSummary(parent: object.identifierPath.parent?.rawValue, views: onTape.views.map { IdentifierPath(view.string(of: $0.path)) })
                 func reference(_ key: StaticString) -> String? {
                     guard case .node(let node)? = onTape.state?.value(forKey: key, in: view), node.kind == .reference else { return nil }
@@ -76,12 +85,19 @@ public struct RestorationTree: Sendable {
                     guard let target = diagnostic.target else { continue }
                     summary.dangling.append((diagnostic.identifierPath ?? "", diagnostic.key ?? "", target))
                 }
+                if !summary.dangling.isEmpty {
+                    _ = drawn.spend(summary.dangling.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count })
+                }
                 summaries.append(summary)
             }
             return summaries
         }.joined())
-        // The tree by object index: each path is looked up once, for its parent.
-        let parents = summaries.map { summary in summary.parent.flatMap { indexOfPath[ExactText($0)] } }
+        guard !drawn.isSpent else { return nil }
+        // The tree by object index: each path is looked up once, for its parent, on all
+        // processors.
+        let parents = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize) { range in
+            range.map { index in summaries[index].parent.flatMap { indexOfPath[ExactText($0)] } }
+        }.joined())
         var children = [[Int]](repeating: [], count: objects.count)
         var rootIndices: [Int] = []
         for index in objects.indices {

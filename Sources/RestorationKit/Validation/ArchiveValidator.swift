@@ -10,48 +10,111 @@ public struct ArchiveValidator: Sendable {
 
     /// Every defect found, archive-level ones first, then object by object in save order.
     public func validate(_ archive: RestorationArchive) -> [Diagnostic] {
-        validate(archive, deferred: nil)
+        // Without a limit on the messages there is always a list.
+        validate(archive, deferred: nil)!
     }
 
     /// As `validate(_:)`, for an archive read with its objects' states left on the tape
     /// (`DeferredStates.read`): the rules read each object's state from the tape's nodes.
-    package func validate(_ archive: RestorationArchive, deferred: DeferredStates?) -> [Diagnostic] {
+    ///
+    /// Nil once the findings' messages together pass `messageLimit` bytes: a report that must
+    /// be written whole within that many bytes cannot be, and objects that share one state (a
+    /// small file can make thousands of them) repeat its findings, each costing memory.
+    package func validate(_ archive: RestorationArchive, deferred: DeferredStates?, messageLimit: Int = .max) -> [Diagnostic]? {
+        check(archive, deferred: deferred, messageLimit: messageLimit, into: [Diagnostic].self)
+    }
+
+    /// How many errors and warnings `validate` finds, and their rules in the order they first
+    /// appear, without keeping the findings (for `scan`, which counts them): objects that share
+    /// one state repeat its findings, millions of times in a small file.
+    package func tally(_ archive: RestorationArchive, deferred: DeferredStates?) -> FindingTally {
+        // Without a limit on the messages there is always a tally.
+        check(archive, deferred: deferred, messageLimit: .max, into: FindingTally.self)!
+    }
+
+    private func check<Findings: FindingSink>(
+        _ archive: RestorationArchive, deferred: DeferredStates?, messageLimit: Int, into: Findings.Type
+    ) -> Findings? {
         // Walking values recurses once per nesting level (see `DeepStack`), and so does making a
         // deferred state whole.
         let stackSize = DeferredStates.stackSize(for: deferred)
         return DeepStack.run(stackSize: stackSize) {
-            let context = ValidationContext(archive, deferred: deferred)
+            let context = ValidationContext(archive, deferred: deferred, messageLimit: messageLimit)
             // Only the first responders' rule reads the views' paths: gathered only for it.
             let gathersViewPaths = ReferenceRules.firstResponders(of: archive) != nil
-            var diagnostics = MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion)
+            var findings = Findings()
+            findings.add(MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion))
             // Each object's findings depend on that object and the context alone: parts of the
             // objects are checked apart, on all processors, and their findings join in order,
             // every object's path findings before the reference findings.
             let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize) { range in
-                var part = ObjectFindings()
-                archive.forEachObjectOnTape(range, deferred: deferred) { object, onTape, view in
-                    part.paths += PathRules.check(object, onTape, in: view, context)
-                    part.references += ReferenceRules.check(object, onTape, in: view, context)
+                var part = ObjectFindings<Findings>()
+                archive.forEachObjectOnTape(range, deferred: deferred, while: { !context.isPastMessageLimit }) { object, onTape, view in
+                    let (paths, references) = (PathRules.check(object, onTape, in: view, context), ReferenceRules.check(object, onTape, in: view, context))
+                    context.count(paths)
+                    context.count(references)
+                    part.paths.add(paths)
+                    part.references.add(references)
                     if gathersViewPaths {
                         for (path, _) in onTape.views { part.viewPaths.append(view.string(of: path)) }
                     }
                 }
                 return part
             }
-            for part in parts { diagnostics += part.paths }
-            diagnostics += PathRules.checkArchive(context)
-            for part in parts { diagnostics += part.references }
+            guard !context.isPastMessageLimit else { return nil }
+            for part in parts { findings.add(part.paths) }
+            findings.add(PathRules.checkArchive(context))
+            for part in parts { findings.add(part.references) }
             context.viewPaths = ExactTextSet(minimumCapacity: parts.reduce(0) { $0 + $1.viewPaths.count })
             for part in parts { for path in part.viewPaths { context.viewPaths.insert(path) } }
-            return diagnostics + ReferenceRules.checkApp(context)
+            findings.add(ReferenceRules.checkApp(context))
+            return findings
         }
     }
 
     /// What the rules found about some of the objects, and their views' paths.
-    private struct ObjectFindings {
-        var paths: [Diagnostic] = []
-        var references: [Diagnostic] = []
+    private struct ObjectFindings<Findings: FindingSink> {
+        var paths = Findings()
+        var references = Findings()
         var viewPaths: [String] = []
+    }
+}
+
+/// Where the rules' findings go, in order: a list of them, or a tally.
+protocol FindingSink {
+    init()
+    mutating func add(_ findings: [Diagnostic])
+    mutating func add(_ findings: Self)
+}
+
+extension [Diagnostic]: FindingSink {
+    mutating func add(_ findings: [Diagnostic]) {
+        append(contentsOf: findings)
+    }
+}
+
+/// The errors and warnings of a validation counted, and their rules in the order they first
+/// appear.
+package struct FindingTally: FindingSink {
+    package private(set) var errors = 0
+    package private(set) var warnings = 0
+    package private(set) var rules: [ValidationRule] = []
+
+    init() {}
+
+    mutating func add(_ findings: [Diagnostic]) {
+        for finding in findings {
+            switch finding.severity {
+            case .error: errors += 1
+            case .warning: warnings += 1
+            }
+            if !rules.contains(finding.rule) { rules.append(finding.rule) }
+        }
+    }
+
+    mutating func add(_ findings: FindingTally) {
+        (errors, warnings) = (errors + findings.errors, warnings + findings.warnings)
+        for rule in findings.rules where !rules.contains(rule) { rules.append(rule) }
     }
 }
 
@@ -69,10 +132,16 @@ final class ValidationContext {
     /// Paths of every view of a saved object: known once the objects have been checked, and
     /// only when the app state names first responders, the one rule that needs them.
     var viewPaths = ExactTextSet()
+    /// The most bytes of messages worth gathering (see `ArchiveValidator.validate`), and those
+    /// of the objects' findings counted so far, on all threads.
+    let messageLimit: Int
+    private let messages: SharedTextBudget
 
-    init(_ archive: RestorationArchive, deferred: DeferredStates?) {
+    init(_ archive: RestorationArchive, deferred: DeferredStates?, messageLimit: Int = .max) {
         self.archive = archive
         self.deferred = deferred
+        self.messageLimit = messageLimit
+        messages = SharedTextBudget(limit: messageLimit, spent: 0)
         // Sets of tens of thousands of paths for a large archive: made at once, each at its
         // final size (a set grown by doubling hashes every path again).
         var listed = ExactTextSet()
@@ -94,5 +163,16 @@ final class ValidationContext {
             }
         }
         (self.listed, self.repeatedPaths, self.saved) = (listed, repeatedPaths, saved)
+    }
+
+    /// Counts the messages of an object's findings.
+    func count(_ findings: [Diagnostic]) {
+        guard !findings.isEmpty else { return }
+        _ = messages.spend(findings.reduce(0) { $0 + $1.message.utf8.count })
+    }
+
+    /// Whether the findings counted so far pass `messageLimit`.
+    var isPastMessageLimit: Bool {
+        messages.isSpent
     }
 }

@@ -60,7 +60,13 @@ enum ReferenceRules {
         // repeat on, which is rare: the children before it at once, the later ones as they come.
         var seen = ExactTextSet(minimumCapacity: children.count)
         var firstIndex: [ExactText: Int]?
+        // A list of many children can hold more findings than a report may take: past the
+        // limit, the report is not written (see `ArchiveValidator.validate`).
+        var (messageBytes, counted) = (0, 0)
         for (index, child) in children.enumerated() {
+            for diagnostic in diagnostics[counted...] { messageBytes += diagnostic.message.utf8.count }
+            counted = diagnostics.count
+            guard messageBytes <= context.messageLimit else { break }
             if isProxyWithoutPath(child, view) {
                 diagnostics.append(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
                 continue
