@@ -31,6 +31,12 @@ enum JSONDeferred {
     case savedObjects(DeferredStates?, [RestorationObject])
     /// An array of strings: a document's identifier paths, tens of thousands of them.
     case identifierPaths([IdentifierPath])
+    /// A validation report's findings, as an array of objects: hundreds of thousands of them
+    /// fit under the output's limit.
+    case diagnostics([Diagnostic])
+
+    /// A finding's members (`docs/json.md`).
+    private static let diagnosticKeys = ["severity", "rule", "identifierPath", "key", "message"]
 
     func write(to writer: inout JSONTextWriter) {
         switch self {
@@ -44,6 +50,19 @@ enum JSONDeferred {
             writer.writeSavedObjects(states, objects)
         case .identifierPaths(let paths):
             writer.writeArray(count: paths.count) { writer, index in writer.writeString(paths[index].rawValue) }
+        case .diagnostics(let diagnostics):
+            writer.writeArray(count: diagnostics.count) { writer, index in
+                let diagnostic = diagnostics[index]
+                writer.writeObject(keys: Self.diagnosticKeys) { writer, member in
+                    switch member {
+                    case 0: writer.writeString(diagnostic.severity.rawValue)
+                    case 1: writer.writeString(diagnostic.rule.rawValue)
+                    case 2: writer.writeString(diagnostic.identifierPath)
+                    case 3: writer.writeString(diagnostic.key)
+                    default: writer.writeString(diagnostic.message)
+                    }
+                }
+            }
         }
     }
 }

@@ -33,23 +33,15 @@ package struct ValidationDocument: Encodable {
         try container.encode(report.isValid, forKey: "valid")
         try container.encode(report.errors, forKey: "errors")
         try container.encode(report.warnings, forKey: "warnings")
-        try container.encode(report.diagnostics.map(DiagnosticDocument.init), forKey: "diagnostics")
+        try container.encode(DiagnosticList(diagnostics: report.diagnostics), forKey: "diagnostics")
     }
 
-    private struct DiagnosticDocument: Encodable {
-        let diagnostic: Diagnostic
+    /// The findings, written straight from the list (see `JSONDeferred.diagnostics`).
+    private struct DiagnosticList: JSONNodeConvertible {
+        let diagnostics: [Diagnostic]
 
-        init(_ diagnostic: Diagnostic) {
-            self.diagnostic = diagnostic
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(diagnostic.severity.rawValue, forKey: "severity")
-            try container.encode(diagnostic.rule.rawValue, forKey: "rule")
-            try container.encode(diagnostic.identifierPath, forKey: "identifierPath")
-            try container.encode(diagnostic.key, forKey: "key")
-            try container.encode(diagnostic.message, forKey: "message")
+        var jsonNode: JSONNode {
+            .deferred(.diagnostics(diagnostics))
         }
     }
 }
