@@ -73,7 +73,9 @@ public struct RestorationTree: Sendable {
         }) { range in
             var summaries: [StateSummary] = []
             summaries.reserveCapacity(range.count)
-            archive.forEachObjectOnTape(range, deferred: deferred, while: { !drawn.isSpent }) { object, onTape, view in
+            // Told when this part counts references (see `ArchiveValidator.validate`).
+            var pastLimit = false
+            archive.forEachObjectOnTape(range, deferred: deferred, while: { !pastLimit }) { object, onTape, view in
                 var summary = StateSummary(parent: object.identifierPath.parent?.rawValue, views: onTape.views.map { IdentifierPath(view.string(of: $0.path)) })
                 func reference(_ key: StaticString) -> String? {
                     guard case .node(let node)? = onTape.state?.value(forKey: key, in: view), node.kind == .reference else { return nil }
@@ -86,7 +88,7 @@ public struct RestorationTree: Sendable {
                     summary.dangling.append((diagnostic.identifierPath ?? "", diagnostic.key ?? "", target))
                 }
                 if !summary.dangling.isEmpty {
-                    _ = drawn.spend(summary.dangling.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count })
+                    pastLimit = drawn.spend(summary.dangling.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count })
                 }
                 summaries.append(summary)
             }

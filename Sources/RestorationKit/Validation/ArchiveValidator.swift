@@ -49,10 +49,13 @@ public struct ArchiveValidator: Sendable {
             // every object's path findings before the reference findings.
             let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize) { range in
                 var part = ObjectFindings<Findings>()
-                archive.forEachObjectOnTape(range, deferred: deferred, while: { !context.isPastMessageLimit }) { object, onTape, view in
+                // Told when this part counts findings: most objects have none, and asking the
+                // shared count for every object would make the threads wait on each other.
+                var pastLimit = false
+                archive.forEachObjectOnTape(range, deferred: deferred, while: { !pastLimit }) { object, onTape, view in
                     let (paths, references) = (PathRules.check(object, onTape, in: view, context), ReferenceRules.check(object, onTape, in: view, context))
-                    context.count(paths)
-                    context.count(references)
+                    let (pathsPast, referencesPast) = (context.count(paths), context.count(references))
+                    pastLimit = pathsPast || referencesPast
                     part.paths.add(paths)
                     part.references.add(references)
                     if gathersViewPaths {
@@ -165,10 +168,11 @@ final class ValidationContext {
         (self.listed, self.repeatedPaths, self.saved) = (listed, repeatedPaths, saved)
     }
 
-    /// Counts the messages of an object's findings.
-    func count(_ findings: [Diagnostic]) {
-        guard !findings.isEmpty else { return }
-        _ = messages.spend(findings.reduce(0) { $0 + $1.message.utf8.count })
+    /// Counts the messages of an object's findings; whether those counted so far pass
+    /// `messageLimit` (false, without asking, when there are none).
+    func count(_ findings: [Diagnostic]) -> Bool {
+        guard !findings.isEmpty else { return false }
+        return messages.spend(findings.reduce(0) { $0 + $1.message.utf8.count })
     }
 
     /// Whether the findings counted so far pass `messageLimit`.
