@@ -121,6 +121,13 @@ package struct FindingTally: FindingSink {
     }
 }
 
+extension Sequence<Diagnostic> {
+    /// The bytes of the findings' messages: the least any report of them writes.
+    var messageBytes: Int {
+        reduce(0) { $0 + $1.message.utf8.count }
+    }
+}
+
 /// What several rules need to know about an archive, computed once. A class, so that the rules'
 /// visitor closures capture one reference rather than a copy of the archive and each set.
 final class ValidationContext {
@@ -172,7 +179,7 @@ final class ValidationContext {
     /// `messageLimit` (false, without asking, when there are none).
     func count(_ findings: [Diagnostic]) -> Bool {
         guard !findings.isEmpty else { return false }
-        return messages.spend(findings.reduce(0) { $0 + $1.message.utf8.count })
+        return messages.spend(findings.messageBytes)
     }
 
     /// Whether the findings counted so far pass `messageLimit`.

@@ -64,8 +64,7 @@ enum ReferenceRules {
         // limit, the report is not written (see `ArchiveValidator.validate`).
         var (messageBytes, counted) = (0, 0)
         for (index, child) in children.enumerated() {
-            for diagnostic in diagnostics[counted...] { messageBytes += diagnostic.message.utf8.count }
-            counted = diagnostics.count
+            (messageBytes, counted) = (messageBytes + diagnostics[counted...].messageBytes, diagnostics.count)
             guard messageBytes <= context.messageLimit else { break }
             if isProxyWithoutPath(child, view) {
                 diagnostics.append(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
