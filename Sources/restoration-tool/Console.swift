@@ -35,6 +35,18 @@ enum Console {
         return true
     }
 
+    /// Writes `heading`, then `text`, if the two are at most `limit` bytes; otherwise nothing,
+    /// and an error line naming `file` (false).
+    static func write(_ text: UnsafeRawBufferPointer, after heading: String, file: String, limit: Int) -> Bool {
+        guard heading.utf8.count + text.count <= limit else {
+            outputTooLarge(file: file, limit: limit)
+            return false
+        }
+        write(heading)
+        writeAll(text, to: 1)
+        return true
+    }
+
     /// `restoration-tool: FILE: error: its output goes past …`.
     static func outputTooLarge(file: String, limit: Int) {
         error(file: file, "its output goes past the limit of \(limit) bytes (--max-output-size); nothing of it is written")

@@ -85,7 +85,10 @@ struct Tree: ParsableCommand {
             case .text:
                 // Several trees: each under its file's name, a blank line between them.
                 let heading = files.count > 1 ? (wroteText ? "\n" : "") + Console.displayName(file) + ":\n" : ""
-                guard Console.write(heading + formatter.format(tree), file: file, limit: decoding.maxOutputBytes) else {
+                let written = formatter.withFormattedText(tree) { text in
+                    Console.write(text, after: heading, file: file, limit: decoding.maxOutputBytes)
+                }
+                guard written else {
                     status = ExitStatus.unreadable
                     continue
                 }
@@ -106,6 +109,8 @@ struct Tree: ParsableCommand {
                 status = ExitStatus.unreadable
             }
         }
-        withExtendedLifetime((lastArchive, lastTree)) { Console.finish(status) }
+        // One call each: given the two as a tuple, the optimizer freed the tree at the end of
+        // its loop pass.
+        withExtendedLifetime(lastArchive) { withExtendedLifetime(lastTree) { Console.finish(status) } }
     }
 }

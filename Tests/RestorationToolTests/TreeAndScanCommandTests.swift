@@ -40,6 +40,23 @@ final class TreeCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("restoration-tool: Fixtures/missing.data: error: "), run.stderr)
     }
 
+    /// A file's heading counts against --max-output-size with its tree: at the limit both are
+    /// written; with a limit one byte smaller neither is, and the other files still are.
+    func testOutputLimitCountsTheHeading() throws {
+        let (small, large) = ("Fixtures/ios7-plain.data", "Fixtures/ios8-tabbar.data")
+        let (smallTree, largeTree) = (try ToolRunner.run(["tree", small]).stdout, try ToolRunner.run(["tree", large]).stdout)
+        let first = small + ":\n" + smallTree
+        let second = "\n" + large + ":\n" + largeTree
+        XCTAssertLessThan(first.utf8.count, second.utf8.count)
+        let fits = try ToolRunner.run(["tree", "--max-output-size", "\(second.utf8.count)", small, large])
+        XCTAssertEqual(fits.status, 0, fits.stderr)
+        XCTAssertEqual(fits.stdout, first + second)
+        let past = try ToolRunner.run(["tree", "--max-output-size", "\(second.utf8.count - 1)", small, large])
+        XCTAssertEqual(past.status, 2)
+        XCTAssertEqual(past.stdout, first)
+        XCTAssertEqual(past.stderr, "restoration-tool: \(large): error: its output goes past the limit of \(second.utf8.count - 1) bytes (--max-output-size); nothing of it is written\n")
+    }
+
     func testNotARestorationArchive() throws {
         let run = try ToolRunner.run(["tree", "Fixtures/not-restoration.data"])
         XCTAssertEqual(run.status, 2)

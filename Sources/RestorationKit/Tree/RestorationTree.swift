@@ -169,22 +169,31 @@ extension RestorationTree {
                     }
                 }.joined(separator: " ")
             }
-            var label: [UInt8] = []
-            label.reserveCapacity(rest.count)
-            for component in rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-                if component.startIndex > 0 { label.append(UInt8(ascii: " ")) }
-                let text = UnsafeBufferPointer(rebasing: component)
-                guard IdentifierPath.shape(ofASCII: text) == .index else {
-                    label.append(contentsOf: text)
-                    continue
+            // Never longer than `rest`: a `/` becomes a space, `:[007]:` becomes `[7]`.
+            return String(unsafeUninitializedCapacity: rest.count) { label in
+                var count = 0
+                func append(_ bytes: some Collection<UInt8>) {
+                    for byte in bytes {
+                        label[count] = byte
+                        count += 1
+                    }
                 }
-                // `:[007]:` is index 7, written as `[7]`.
-                let index = IdentifierPath.indexValue(ofDigits: text[2..<(text.count - 2)])
-                label.append(UInt8(ascii: "["))
-                label.append(contentsOf: String(index).utf8)
-                label.append(UInt8(ascii: "]"))
+                var start = 0
+                while start <= rest.count {
+                    let end = rest[start...].firstIndex(of: UInt8(ascii: "/")) ?? rest.count
+                    if start > 0 { append(CollectionOfOne(UInt8(ascii: " "))) }
+                    let component = UnsafeBufferPointer(rebasing: rest[start..<end])
+                    if IdentifierPath.shape(ofASCII: component) == .index {
+                        append(CollectionOfOne(UInt8(ascii: "[")))
+                        append(String(IdentifierPath.indexValue(ofDigits: component[2..<(component.count - 2)])).utf8)
+                        append(CollectionOfOne(UInt8(ascii: "]")))
+                    } else {
+                        append(component)
+                    }
+                    start = end + 1
+                }
+                return count
             }
-            return String(decoding: label, as: UTF8.self)
         }
     }
 }

@@ -9,12 +9,22 @@ package struct TreeTextFormatter: Sendable {
     }
 
     public func format(_ tree: RestorationTree) -> String {
+        withFormattedText(tree) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the drawing as UTF-8, valid during the call: what `tree` writes,
+    /// without making a `String` of it first.
+    package func withFormattedText<Result>(_ tree: RestorationTree, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
-            var out = TextOutput()
+            // Room taken at once, about two lines' worth per object: a buffer grown by doubling
+            // copies the text at each step; room never written costs no memory.
+            var out = TextOutput(capacity: Self.objectCount(tree.roots) * 128 + (1 << 12))
             var prefix: [UInt8] = []
             var counts = (objects: 0, views: 0, dangling: 0)
-            for root in tree.roots {
-                write(root, prefix: &prefix, place: .root, into: &out, counts: &counts)
+            tree.roots.withUnsafeBufferPointer { roots in
+                for root in roots.indices {
+                    write(roots[root], prefix: &prefix, place: .root, into: &out, counts: &counts)
+                }
             }
             // References from app-level keys belong to no object: drawn as roots of their own.
             for reference in tree.appDangling {
@@ -24,7 +34,15 @@ package struct TreeTextFormatter: Sendable {
             }
             out.append(Self.summary(objects: counts.objects, views: counts.views, dangling: counts.dangling))
             out.append("\n")
-            return out.string
+            return body(out.bytes)
+        }
+    }
+
+    private static func objectCount(_ nodes: [RestorationTree.Node]) -> Int {
+        nodes.withUnsafeBufferPointer { nodes in
+            var count = nodes.count
+            for index in nodes.indices { count += objectCount(nodes[index].children) }
+            return count
         }
     }
 
@@ -70,8 +88,11 @@ package struct TreeTextFormatter: Sendable {
         }
         defer { prefix.removeSubrange(mark...) }
         let total = node.children.count + node.dangling.count
-        for position in node.children.indices {
-            write(node.children[position], prefix: &prefix, place: .child(last: position == total - 1), into: &out, counts: &counts)
+        // Each child borrowed where it lies, not copied out of the array.
+        node.children.withUnsafeBufferPointer { children in
+            for position in children.indices {
+                write(children[position], prefix: &prefix, place: .child(last: position == total - 1), into: &out, counts: &counts)
+            }
         }
         for (position, reference) in node.dangling.enumerated() {
             out.append(bytes: prefix)
