@@ -189,6 +189,44 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         assertArchiveError(try KeyedArchiveDecoder().decode(bytes), kind: .unreadable, contains: "reference cycle: object 9 contains itself")
     }
 
+    /// The root dictionary's keys are read in one pass, which finds what a search for each key
+    /// in turn would: the first of a repeated key, and a key that is not a string only when a
+    /// search would meet it (after `$top` was checked, if `$top` comes first). Seen in a nested
+    /// archive, whose reason for not being read is kept as it is.
+    func testRootKeysAreFoundAsASearchForEachFindsThem() throws {
+        func ascii(_ text: String) -> [UInt8] {
+            let bytes = Array(text.utf8)
+            return (bytes.count < 15 ? [0x50 | UInt8(bytes.count)] : [0x5F, 0x10, UInt8(bytes.count)]) + bytes
+        }
+        // Objects 1-4 are the four keys, 5 an integer key, 6 "$archiver"'s value, 7 a string
+        // `$top`, 8 a dictionary `$top`, 9 `$objects`, 10 `$version`.
+        func nestedError(_ pairs: [(key: UInt8, value: UInt8)]) throws -> String? {
+            let inner = BinaryPlistBuilder.objects([
+                [0xD0 | UInt8(pairs.count)] + pairs.map(\.key) + pairs.map(\.value),
+                ascii("$archiver"), ascii("$top"), ascii("$objects"), ascii("$version"), [0x10, 5], ascii("NSKeyedArchiver"),
+                ascii("text"), [0xD0], [0xA1, 11], [0x12, 0x00, 0x01, 0x86, 0xA0], ascii("$null"),
+            ])
+            let outer = try KeyedArchiveDecoder().decode(propertyList: .dictionary(PropertyListDictionary([
+                ("$archiver", .string("NSKeyedArchiver")),
+                ("$version", .integer(100_000)),
+                ("$top", .dictionary(PropertyListDictionary([("blob", .uid(1))]))),
+                ("$objects", .array([.string("$null"), .data(inner[...])])),
+            ])))
+            if case .archive? = outer.top["blob"] { return nil }
+            guard case .data(let data)? = outer.top["blob"] else { throw XCTSkip("neither an archive nor data") }
+            return data.archiveError
+        }
+        let (archiver, objects, version): ((UInt8, UInt8), (UInt8, UInt8), (UInt8, UInt8)) = ((1, 6), (3, 9), (4, 10))
+        let (textTop, top, integerKey): ((UInt8, UInt8), (UInt8, UInt8), (UInt8, UInt8)) = ((2, 7), (2, 8), (5, 6))
+        XCTAssertNil(try nestedError([archiver, top, objects, version, integerKey]))
+        XCTAssertNil(try nestedError([version, top, textTop, objects, archiver]))
+        let notADictionary = "not a keyed archive: $top is a string, not a dictionary"
+        XCTAssertEqual(try nestedError([archiver, textTop, top, integerKey, objects, version]), notADictionary)
+        XCTAssertEqual(try nestedError([archiver, textTop, integerKey, objects, version]), notADictionary)
+        XCTAssertEqual(try nestedError([archiver, integerKey, textTop, objects, version]), "dictionary key (object 5) is not a string (at byte 8)")
+        XCTAssertEqual(try nestedError([top, objects, version, integerKey]), "dictionary key (object 5) is not a string (at byte 8)")
+    }
+
     /// An outer archive whose `$top` refers to 120 nested archives, enough for them to be decoded
     /// on several threads; with `sharedBy` entries referring to each archive (an entry and
     /// another far after it, decoded on another thread).

@@ -57,10 +57,11 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Checks the root dictionary and decodes `$top`; returns the archive's node.
     mutating func decodeArchive(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        guard case .dictionary(let root) = try object(table.topObject, &s) else {
+        guard case .dictionary(let dictionary) = try object(table.topObject, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: a property list whose root is \(try describe(table.topObject, &s)), not a dictionary")
         }
-        guard let archiver = try member(named: "$archiver", of: root, &s) else {
+        let root = rootMembers(of: dictionary, &s)
+        guard let archiver = try value(.archiver, of: root, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: a plain property list (its root dictionary has no $archiver key)")
         }
         guard try isArchiverName(archiver, &s) else {
@@ -71,13 +72,61 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         return try decodeArchive(root: root, &s)
     }
 
-    /// The root dictionary, when it is a keyed archive's (its `$archiver` is "NSKeyedArchiver").
-    mutating func keyedArchiveRoot(_ s: inout DecodingState) throws(ArchiveError) -> PropertyListContainer? {
-        guard case .dictionary(let root) = try object(table.topObject, &s),
-              let archiver = try member(named: "$archiver", of: root, &s),
-              try isArchiverName(archiver, &s)
-        else { return nil }
+    /// The root dictionary's members, when it is a keyed archive's (its `$archiver` is
+    /// "NSKeyedArchiver").
+    mutating func keyedArchiveRoot(_ s: inout DecodingState) throws(ArchiveError) -> RootMembers? {
+        guard case .dictionary(let dictionary) = try object(table.topObject, &s) else { return nil }
+        let root = rootMembers(of: dictionary, &s)
+        guard let archiver = try value(.archiver, of: root, &s), try isArchiverName(archiver, &s) else { return nil }
         return root
+    }
+
+    /// Where the root dictionary's fixed keys are, found in one pass over its keys as a search
+    /// for each (`member(named:)`) would find them: the first of each key, and a key that
+    /// cannot be read reported only to the searches that would meet it (see `value(_:of:_:)`).
+    struct RootMembers {
+        enum Key: Int {
+            case archiver, top, objects, version
+        }
+
+        let dictionary: PropertyListContainer
+        /// By key: the position of its first occurrence among the keys, or -1.
+        fileprivate var positions = SIMD4<Int>(repeating: -1)
+        /// The error of the first key that could not be read, where the pass stopped.
+        fileprivate var unreadableKey: ArchiveError?
+    }
+
+    private func rootMembers(of dictionary: PropertyListContainer, _ s: inout DecodingState) -> RootMembers {
+        var members = RootMembers(dictionary: dictionary)
+        for position in 0..<dictionary.count where members.positions.min() < 0 {
+            let key: RootMembers.Key?
+            do throws(ArchiveError) {
+                key = try rootKey(position, of: dictionary, &s)
+            } catch {
+                members.unreadableKey = error
+                break
+            }
+            if let key, members.positions[key.rawValue] < 0 { members.positions[key.rawValue] = position }
+        }
+        return members
+    }
+
+    /// The value under a fixed key of the root dictionary, or nil, as `member(named:)` gives it.
+    private func value(_ key: RootMembers.Key, of root: RootMembers, _ s: inout DecodingState) throws(ArchiveError) -> Int? {
+        let position = root.positions[key.rawValue]
+        if position >= 0 { return try member(root.dictionary.count + position, of: root.dictionary, &s) }
+        if let error = root.unreadableKey { throw error }
+        return nil
+    }
+
+    /// Which fixed key of the root dictionary key `position` is, if any.
+    private func rootKey(_ position: Int, of root: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> RootMembers.Key? {
+        let key = try fixedKey(position, of: root, &s)
+        if key.is("$archiver", on: s.tape) { return .archiver }
+        if key.is("$top", on: s.tape) { return .top }
+        if key.is("$objects", on: s.tape) { return .objects }
+        if key.is("$version", on: s.tape) { return .version }
+        return nil
     }
 
     /// Whether the string at `index` is "NSKeyedArchiver" as Swift compares strings: byte for
@@ -97,17 +146,17 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Decodes `$top` of a root dictionary whose `$archiver` was checked; returns the
     /// archive's node.
-    mutating func decodeArchive(root: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        let topIndex = try member(named: "$top", of: root, &s)
+    mutating func decodeArchive(root: RootMembers, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        let topIndex = try value(.top, of: root, &s)
         guard let topIndex, case .dictionary(let top) = try object(topIndex, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: $top is \(try describe(topIndex, &s)), not a dictionary")
         }
-        let objectsIndex = try member(named: "$objects", of: root, &s)
+        let objectsIndex = try value(.objects, of: root, &s)
         guard let objectsIndex, case .array(let objects) = try object(objectsIndex, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: $objects is \(try describe(objectsIndex, &s)), not an array")
         }
         var version: PropertyListValue?
-        if let versionIndex = try member(named: "$version", of: root, &s) {
+        if let versionIndex = try value(.version, of: root, &s) {
             // Always an integer in practice; anything else is kept whole.
             if case .scalar(let scalar) = try object(versionIndex, &s) {
                 version = scalar
@@ -449,12 +498,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         // Keys past the three are not read (a damaged one there is no error), as three
         // searches stopping at their key would not read them.
         for position in 0..<description.count where found.name == nil || found.chain == nil || found.hints == nil {
-            let (key, _) = try key(position, of: description, &s)
-            if found.name == nil, s.tape.textEquals(key, "$classname") {
+            let key = try fixedKey(position, of: description, &s)
+            if found.name == nil, key.is("$classname", on: s.tape) {
                 found.name = try member(description.count + position, of: description, &s)
-            } else if found.chain == nil, s.tape.textEquals(key, "$classes") {
+            } else if found.chain == nil, key.is("$classes", on: s.tape) {
                 found.chain = try member(description.count + position, of: description, &s)
-            } else if found.hints == nil, s.tape.textEquals(key, "$classhints") {
+            } else if found.hints == nil, key.is("$classhints", on: s.tape) {
                 found.hints = try member(description.count + position, of: description, &s)
             }
         }
@@ -601,20 +650,28 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 
     /// The value under `name` in a dictionary, or nil: a linear search, for the few fixed keys
-    /// (`$class`, `$top` …). An ASCII key, the usual one, is compared where it lies in the
-    /// input; any other is read once per archive (see `key`).
+    /// (`$class`, `$classname` …).
     private func member(named name: StaticString, of dictionary: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> Int? {
-        for position in 0..<dictionary.count {
-            let matches: Bool
-            if let bytes = table.asciiBytes(try member(position, of: dictionary, &s)) {
-                matches = bytes.hasSameBytes(as: name.bytes)
-            } else {
-                let (key, _) = try key(position, of: dictionary, &s)
-                matches = s.tape.textEquals(key, name)
-            }
-            if matches { return try member(dictionary.count + position, of: dictionary, &s) }
+        for position in 0..<dictionary.count where try fixedKey(position, of: dictionary, &s).is(name, on: s.tape) {
+            return try member(dictionary.count + position, of: dictionary, &s)
         }
         return nil
+    }
+
+    /// A dictionary key to compare with fixed names: an ASCII key, the usual one, where it lies
+    /// in the input; any other read once per archive (see `key`).
+    private struct FixedKey {
+        var ascii: UnsafeRawBufferPointer?
+        var node = TapeNode.null
+
+        func `is`(_ name: StaticString, on tape: TapeBuilder) -> Bool {
+            ascii.map { $0.hasSameBytes(as: name.bytes) } ?? tape.textEquals(node, name)
+        }
+    }
+
+    private func fixedKey(_ position: Int, of dictionary: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> FixedKey {
+        if let bytes = table.asciiBytes(try member(position, of: dictionary, &s)) { return FixedKey(ascii: bytes) }
+        return FixedKey(node: try key(position, of: dictionary, &s).0)
     }
 
     private func string(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> String? {
