@@ -872,6 +872,21 @@ def repeated_top_key_archive():
     return write_bplist(flatten(tree))
 
 
+def repeated_view_data_archive():
+    """clean.data with List's own archive holding kViewRestorationDataKey twice (hand-written:
+    plistlib cannot repeat a key): first its table view, as UIKit writes it, then a header
+    view and an entry that is not a view archive."""
+    parts = clean_archive_parts()
+    state = view_controller_state(views={LIST_TABLE: {"kScrollViewContentOffsetKey": "{0, 44}"}})
+    state["second view data"] = {LIST + "/Header": keyed_archive_bytes({"kHeaderHeightKey": 28.0}),
+                                 LIST + "/Footer": "not an archive"}
+    tree = keyed_archive(state)
+    tree["$top"] = Pairs([("kViewRestorationDataKey" if key == "second view data" else key, value)
+                          for key, value in tree["$top"].items()])
+    parts["entries"][LIST] = write_bplist(flatten(tree))
+    return binary(archive_from_parts(parts))
+
+
 def saved_state_directory(archive_bytes, tries_left):
     """A <bundle-id>.savedState directory: data.data plus the two plists UIKit keeps beside it."""
     return {
@@ -1475,6 +1490,7 @@ def validate_files():
     for rule, parts in RULE_VARIANTS.items():
         files[rule + ".data"] = binary(archive_from_parts(parts()))
     files["repeated-top-key.data"] = repeated_top_key_archive()
+    files["repeated-view-data.data"] = repeated_view_data_archive()
     directories = {directory: saved_state_directory(clean, tries_left)
                    for directory, tries_left in (("pending-discard", 0), ("last-try", 1), ("interrupted-restore", 3))}
     directories["unreadable-sidecar"] = unreadable_sidecars_directory(clean)

@@ -154,6 +154,26 @@ final class ArchiveValidatorTests: XCTestCase {
         ])
     }
 
+    /// A state with `kViewRestorationDataKey` twice: the first gives the views; the second
+    /// stays in the state, shown as any repeated key is (it was dropped), and only its entry
+    /// that is not a view archive is reported. Read whole or from the tape alike.
+    func testRepeatedViewDataKeyStaysInTheState() throws {
+        let bytes = try FixtureFiles.bytes("validate/repeated-view-data.data")
+        let whole = try RestorationArchive(bytes: bytes[...])
+        let list = try XCTUnwrap(whole.objects.first { $0.identifierPath.lastIdentifier == "ListViewController" })
+        let path = list.identifierPath.rawValue
+        XCTAssertEqual(list.views.map(\.identifierPath.rawValue), [path + "/TableView"])
+        let state = try XCTUnwrap(list.state)
+        XCTAssertEqual(state.keys, ["kObjectIsViewControllerKey", "kViewControllerViewWasLoadedKey", "kViewRestorationDataKey"])
+        guard case .dictionary(let second)? = state["kViewRestorationDataKey"] else { return XCTFail("the second view data is not shown") }
+        XCTAssertEqual(second.entries.map(\.key), [.string(path + "/Header"), .string(path + "/Footer")])
+        let findings = ArchiveValidator().validate(whole)
+        XCTAssertEqual(rules(findings), ["error:undecodable-state"])
+        XCTAssertEqual(findings.first?.identifierPath, path + "/Footer")
+        let (archive, deferred) = try DeferredStates.read(bytes: bytes[...], limits: .default)
+        XCTAssertEqual(ArchiveValidator().validate(archive, deferred: deferred), findings)
+    }
+
     func testMalformations() {
         XCTAssertNil(PathRules.malformation(IdentifierPath("A/:[0]:/B")))
         XCTAssertEqual(PathRules.malformation(IdentifierPath("")), "it is empty")

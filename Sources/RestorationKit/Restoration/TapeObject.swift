@@ -25,7 +25,7 @@ struct TapeObject {
             return (view.member(positions[index], of: archive), .node(view.value(positions[index], of: archive)))
         }
 
-        /// The first value under `key`.
+        /// The first value under `key`, in the order the entries are shown.
         func value(forKey key: StaticString, in view: TapeView) -> TapeValue? {
             for position in positions where view.textEquals(view.member(position, of: archive), key) {
                 return .node(view.value(position, of: archive))
@@ -72,16 +72,18 @@ extension TapeObject {
     /// The state and views of a saved object whose entry is `archive` (a nested archive's node
     /// of the tape `view` is of): the view archives under `kViewRestorationDataKey` split off
     /// its state, as UIKit reads them. Entries under that key that are not view archives stay
-    /// in the state, under that key, after its other entries. The one place the split is made:
-    /// an object read whole is split on a tape too (see `RestorationArchive.object(path:entry:)`).
+    /// in the state, under that key, after its other entries. Of a repeated key, the first is
+    /// split and the others stay in the state where they are, shown as any repeated key is. The
+    /// one place the split is made: an object read whole is split on a tape too (see
+    /// `RestorationArchive.object(path:entry:)`).
     init(splitting archive: TapeNode, in view: TapeView) {
         let count = archive.memberCount
         var positions: [Int] = []
         positions.reserveCapacity(count)
         var viewDataPosition: Int?
         for position in 0..<count {
-            if view.textEquals(view.member(position, of: archive), RestorationKeys.viewRestorationDataKey) {
-                viewDataPosition = viewDataPosition ?? position
+            if viewDataPosition == nil, view.textEquals(view.member(position, of: archive), RestorationKeys.viewRestorationDataKey) {
+                viewDataPosition = position
             } else {
                 positions.append(position)
             }

@@ -122,7 +122,8 @@ enum PathRules {
         return .some(nil)
     }
 
-    /// View entries left under `kViewRestorationDataKey` because they are not view archives.
+    /// View entries left under `kViewRestorationDataKey` because they are not view archives
+    /// (the views of a repeated key, which stays in the state, are not reported).
     private static func undecodableViews(of object: RestorationObject, _ onTape: TapeObject, _ view: TapeView) -> [Diagnostic] {
         let dictionary: TapeNode, positions: [Int]
         switch onTape.state?.value(forKey: RestorationKeys.viewRestorationDataKey, in: view) {
@@ -130,8 +131,9 @@ enum PathRules {
         case .node(let node)? where node.kind == .dictionary: (dictionary, positions) = (node, Array(0..<node.memberCount))
         default: return []
         }
-        return positions.map { position in
+        return positions.compactMap { position in
             let (key, value) = (view.member(position, of: dictionary), view.value(position, of: dictionary))
+            if key.kind == .string, value.kind == .archive { return nil }
             let problem: String
             if value.kind == .data {
                 problem = view.dataError(value).map { "its data failed to decode as a keyed archive: \($0)" }
