@@ -79,12 +79,12 @@ enum Console {
     }
 
     /// Writes the documents as JSON (an array when `asArray`); false, after an error line
-    /// naming `file`, when a value has no JSON form.
+    /// naming `file`, when they do not fit `limit`.
     ///
     /// The text is gathered whole before it is written, at most `limit` bytes of it: a document
     /// past the limit is not written at all (an error line instead), so that no command leaves
     /// half a document behind a failure.
-    static func writeJSON<Document: Encodable>(_ documents: [Document], asArray: Bool, file: String, limit: Int = .max) -> Bool {
+    static func writeJSON<Document: JSONRepresentable>(_ documents: [Document], asArray: Bool, file: String, limit: Int = .max) -> Bool {
         let text = GatheredText()
         guard renderJSON(documents, asArray: asArray, compact: false, file: file, limit: limit, into: text) else { return false }
         text.withPieces { writeAll($0, to: 1) }
@@ -92,7 +92,7 @@ enum Console {
     }
 
     /// Writes each document on a line of its own (JSON Lines), all or nothing as `writeJSON`.
-    static func writeJSONLines<Document: Encodable>(_ documents: [Document], file: String, limit: Int = .max) -> Bool {
+    static func writeJSONLines<Document: JSONRepresentable>(_ documents: [Document], file: String, limit: Int = .max) -> Bool {
         let text = GatheredText()
         for document in documents {
             guard renderJSON([document], asArray: false, compact: true, file: file, limit: limit - text.count, into: text) else { return false }
@@ -101,16 +101,13 @@ enum Console {
         return true
     }
 
-    private static func renderJSON<Document: Encodable>(
+    private static func renderJSON<Document: JSONRepresentable>(
         _ documents: [Document], asArray: Bool, compact: Bool, file: String, limit: Int, into text: GatheredText
     ) -> Bool {
         do {
             try JSONOutput.write(documents, asArray: asArray, limit: limit, compact: compact, to: text.append)
-        } catch is JSONOutput.LimitExceeded {
-            outputTooLarge(file: file, limit: limit)
-            return false
         } catch {
-            Console.error(file: file, "cannot write JSON: a value has no JSON form")
+            outputTooLarge(file: file, limit: limit)
             return false
         }
         return true

@@ -107,17 +107,16 @@ final class ExactTextTests: XCTestCase {
     /// A field whose first byte is `$` gets one more `$` in the JSON, whatever follows it.
     func testJSONEscapesADollarBeforeACombiningMark() throws {
         let object = ArchiveObject(className: "C", classChain: ["C"], fields: ArchiveFields([("$\u{301}x", .integer(1)), ("x$", .integer(2))]))
-        let json = try JSONOutput.text([ValueDocument(value: .object(object))], asArray: false)
+        let json = JSONOutput.text([ValueDocument(value: .object(object))], asArray: false)
         XCTAssertTrue(json.contains("\"$$\u{301}x\": 1"), json)
         XCTAssertTrue(json.contains("\"x$\": 2"), json)
     }
 }
 
-private struct ValueDocument: Encodable {
+private struct ValueDocument: JSONRepresentable {
     let value: ArchiveValue
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(JSONArchiveValue(value), forKey: "value")
+    var jsonNode: JSONNode {
+        .members(["value": JSONArchiveValue(value)])
     }
 }

@@ -336,17 +336,16 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         guard case .object(let object)? = decoded.top["root"] else { return XCTFail("an object") }
         XCTAssertEqual(object.classHints, ["UIView"])
         XCTAssertEqual(object.classChain, ["MyView", "NSObject"])
-        let json = try JSONOutput.text([HintsDocument(value: .object(object))], asArray: false)
+        let json = JSONOutput.text([HintsDocument(value: .object(object))], asArray: false)
         XCTAssertTrue(json.contains("\"$classhints\": [\n"), json)
         XCTAssertTrue(TextDumpFormatter().summary(.object(object)).hasSuffix("(class hints: UIView)"))
     }
 }
 
-private struct HintsDocument: Encodable {
+private struct HintsDocument: JSONRepresentable {
     let value: ArchiveValue
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(JSONArchiveValue(value), forKey: "value")
+    var jsonNode: JSONNode {
+        .members(["value": JSONArchiveValue(value)])
     }
 }

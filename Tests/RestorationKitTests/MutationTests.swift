@@ -50,7 +50,7 @@ final class MutationTests: XCTestCase {
         do {
             let archive = try RestorationArchive(bytes: bytes[...])
             XCTAssertFalse(TextDumpFormatter().format(archive, file: "x").isEmpty, what, file: file, line: line)
-            XCTAssertNoThrow(try JSONOutput.text([DumpDocument(file: "x", archive: archive)], asArray: false), what, file: file, line: line)
+            XCTAssertFalse(JSONOutput.text([DumpDocument(file: "x", archive: archive)], asArray: false).isEmpty, what, file: file, line: line)
             return true
         } catch {
             XCTAssertFalse(error.description.isEmpty, what, file: file, line: line)

@@ -37,14 +37,14 @@ final class DumpCommandTests: XCTestCase {
             let documents = try files.map { file in
                 try DumpDocument(contentsOf: file.hasPrefix("/") ? file : ToolRunner.packageRoot + "/" + file, file: file)
             }
-            let expected = try JSONOutput.text(documents, asArray: files.count > 1)
+            let expected = JSONOutput.text(documents, asArray: files.count > 1)
             XCTAssertGreaterThan(expected.utf8.count, files.count > 1 ? 60 << 20 : 300_000)
             XCTAssertEqual(run.stdout.utf8.count, expected.utf8.count)
             XCTAssertTrue(run.stdout == expected, "the tool's text differs from the library's: \(files)")
         }
         // The states written from the tape are those of the values made whole.
         let whole = DumpDocument(file: large, archive: try RestorationArchive(contentsOf: large))
-        XCTAssertTrue(try ToolRunner.run(["dump", "--json", large]).stdout == (try JSONOutput.text([whole], asArray: false)))
+        XCTAssertTrue(try ToolRunner.run(["dump", "--json", large]).stdout == (JSONOutput.text([whole], asArray: false)))
     }
 
     /// A restoration archive of `objects` saved objects written by the fixture generator (the

@@ -1,5 +1,5 @@
 /// `diff --json` (schema version 1): values in the `dump --json` encoding.
-package struct DiffDocument: Encodable {
+package struct DiffDocument: JSONRepresentable {
     public static let schemaVersion = 1
     /// Fewer bytes than the document of `changes` takes: each change writes `"change"`,
     /// `"identifierPath"` and `"path"` (64 bytes with their indentation at least), and each
@@ -26,77 +26,34 @@ package struct DiffDocument: Encodable {
         self.changes = changes
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(Self.schemaVersion, forKey: "schemaVersion")
-        try container.encode(a, forKey: "a")
-        try container.encode(b, forKey: "b")
-        try container.encode(changes.isEmpty, forKey: "identical")
-        try container.encode(changes.map(ChangeDocument.init), forKey: "changes")
+    package var jsonNode: JSONNode {
+        .members(["schemaVersion": Self.schemaVersion, "a": a, "b": b, "identical": changes.isEmpty, "changes": changes.map(Self.node)])
     }
 
-    private struct ChangeDocument: Encodable {
-        let change: ArchiveChange
-
-        init(_ change: ArchiveChange) {
-            self.change = change
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(change.kind.rawValue, forKey: "change")
-            try container.encode(change.identifierPath, forKey: "identifierPath")
-            try container.encode(change.path.map(PathComponentDocument.init), forKey: "path")
-            try container.encodeIfPresent(change.old.map(DiffValueDocument.init), forKey: "old")
-            try container.encodeIfPresent(change.new.map(DiffValueDocument.init), forKey: "new")
-            try container.encodeIfPresent(change.summary, forKey: "description")
-        }
-    }
-
-    /// Keys as strings, array indices as numbers, as jq paths are written.
-    private struct PathComponentDocument: Encodable {
-        let component: ArchiveChange.PathComponent
-
-        init(_ component: ArchiveChange.PathComponent) {
-            self.component = component
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch component {
-            case .key(let key): try container.encode(key)
-            case .index(let index): try container.encode(index)
-            }
-        }
-    }
-
-    private struct DiffValueDocument: Encodable {
-        let value: DiffValue
-
-        init(_ value: DiffValue) {
-            self.value = value
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            switch value {
-            case .value(let archived):
-                var container = encoder.singleValueContainer()
-                try container.encode(JSONArchiveValue(archived))
-            case .timestamp(let seconds):
-                var container = encoder.singleValueContainer()
-                if let iso = ReferenceDate.iso8601(seconds) {
-                    try container.encode(iso)
-                } else {
-                    try container.encode(JSONArchiveValue(.date(seconds)))
+    private static func node(_ change: ArchiveChange) -> JSONNode {
+        var members: [(key: String, value: JSONNode)] = [
+            ("change", .string(change.kind.rawValue)),
+            ("identifierPath", change.identifierPath.jsonNode),
+            // Keys as strings, array indices as numbers, as jq paths are written.
+            ("path", .array(change.path.map { component in
+                switch component {
+                case .key(let key): .string(key)
+                case .index(let index): index.jsonNode
                 }
-            case .idiom(let idiom):
-                var container = encoder.container(keyedBy: JSONKey.self)
-                try container.encode(JSONArchiveValue(.integer(idiom.rawValue)), forKey: "raw")
-                try container.encode(idiom.name, forKey: "name")
-            case .paths(let paths):
-                var container = encoder.singleValueContainer()
-                try container.encode(paths)
-            }
+            })),
+        ]
+        if let old = change.old { members.append(("old", node(old))) }
+        if let new = change.new { members.append(("new", node(new))) }
+        if let summary = change.summary { members.append(("description", .string(summary))) }
+        return .object(members)
+    }
+
+    private static func node(_ value: DiffValue) -> JSONNode {
+        switch value {
+        case .value(let archived): JSONArchiveValue(archived).jsonNode
+        case .timestamp(let seconds): ReferenceDate.iso8601(seconds)?.jsonNode ?? JSONArchiveValue(.date(seconds)).jsonNode
+        case .idiom(let idiom): .members(["raw": JSONArchiveValue(.integer(idiom.rawValue)), "name": idiom.name])
+        case .paths(let paths): paths.jsonNode
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The `dump --json` document for one file (schema version 1; documented in docs/json.md and
 /// the man page). Absent metadata is written as null, never left out.
-package struct DumpDocument: Encodable {
+package struct DumpDocument: JSONRepresentable {
     public static let schemaVersion = 1
 
     public let file: String
@@ -42,108 +42,30 @@ package struct DumpDocument: Encodable {
         DumpDocument(file: file, archive: archive.restricted(to: prefix), deferred: deferred?.restricted(to: prefix, in: archive))
     }
 
-    private enum Key: String, CodingKey {
-        case schemaVersion, file, kind, archive, bundleVersion, systemVersion, timestamp
-        case userInterfaceIdiom, restorationClassMap, identifierPaths, objects, appState, notes
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(Self.schemaVersion, forKey: .schemaVersion)
-        try container.encode(file, forKey: .file)
-        try container.encode(archive.isRestorationArchive ? "restorationArchive" : "keyedArchive", forKey: .kind)
-        try container.encode(ArchiveVersion(archive), forKey: .archive)
-        try container.encode(archive.bundleVersion, forKey: .bundleVersion)
-        try container.encode(archive.systemVersion, forKey: .systemVersion)
-        try container.encode(archive.timestamp.map(Timestamp.init), forKey: .timestamp)
-        try container.encode(archive.userInterfaceIdiom.map(Idiom.init), forKey: .userInterfaceIdiom)
-        try container.encode(ClassMap(map: archive.restorationClassMap), forKey: .restorationClassMap)
-        try container.encode(PathList(paths: archive.identifierPaths), forKey: .identifierPaths)
-        try container.encode(ObjectList(objects: archive.objects, deferred: deferred), forKey: .objects)
-        try container.encode(AppState(archive: archive, deferred: deferred), forKey: .appState)
-        try container.encode(archive.notes, forKey: .notes)
-    }
-
-    /// Path → class name; a path a damaged archive repeats is repeated, as everywhere in the JSON.
-    private struct ClassMap: Encodable {
-        let map: OrderedFields<String>
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: JSONKey.self)
-            for (path, className) in map.entries {
-                try container.encode(className, forKey: JSONKey(path))
-            }
-        }
-    }
-
-    /// The listed paths as nodes directly: there may be tens of thousands, and encoding each
-    /// through `Encoder` containers costs more than writing it.
-    private struct PathList: JSONNodeConvertible {
-        let paths: [IdentifierPath]
-
-        var jsonNode: JSONNode {
-            .deferred(.identifierPaths(paths))
-        }
-    }
-
-    /// The other `$top` keys, written when the writer gets to them.
-    private struct AppState: JSONNodeConvertible {
-        let archive: RestorationArchive
-        let deferred: DeferredStates?
-
-        var jsonNode: JSONNode {
-            .deferred(.appState(archive, deferred))
-        }
-    }
-
-    /// The objects, written when the writer gets to them (see `ObjectDocument`).
-    private struct ObjectList: JSONNodeConvertible {
-        let objects: [RestorationObject]
-        let deferred: DeferredStates?
-
-        var jsonNode: JSONNode {
-            .deferred(.savedObjects(deferred, objects))
-        }
-    }
-
-    private struct ArchiveVersion: Encodable {
-        let majorVersion: Int128?
-        let minorVersion: Int128?
-
-        init(_ archive: RestorationArchive) {
-            majorVersion = archive.majorVersion
-            minorVersion = archive.minorVersion
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(majorVersion.map { JSONArchiveValue(.integer($0)) }, forKey: "majorVersion")
-            try container.encode(minorVersion.map { JSONArchiveValue(.integer($0)) }, forKey: "minorVersion")
-        }
-    }
-
-    /// ISO 8601 when the date has one; otherwise the tagged form of a date value.
-    private struct Timestamp: Encodable {
-        let seconds: Double
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            if let iso = ReferenceDate.iso8601(seconds) {
-                try container.encode(iso)
-            } else {
-                try container.encode(JSONArchiveValue(.date(seconds)))
-            }
-        }
-    }
-
-    private struct Idiom: Encodable {
-        let idiom: UserInterfaceIdiom
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: JSONKey.self)
-            try container.encode(JSONArchiveValue(.integer(idiom.rawValue)), forKey: "raw")
-            try container.encode(idiom.name, forKey: "name")
-        }
+    package var jsonNode: JSONNode {
+        .members([
+            "schemaVersion": Self.schemaVersion,
+            "file": file,
+            "kind": archive.isRestorationArchive ? "restorationArchive" : "keyedArchive",
+            "archive": JSONNode.members([
+                "majorVersion": archive.majorVersion.map { JSONArchiveValue(.integer($0)) },
+                "minorVersion": archive.minorVersion.map { JSONArchiveValue(.integer($0)) },
+            ]),
+            "bundleVersion": archive.bundleVersion,
+            "systemVersion": archive.systemVersion,
+            // ISO 8601 when the date has one; otherwise the tagged form of a date value.
+            "timestamp": archive.timestamp.map { ReferenceDate.iso8601($0)?.jsonNode ?? JSONArchiveValue(.date($0)).jsonNode },
+            "userInterfaceIdiom": archive.userInterfaceIdiom.map { JSONNode.members(["raw": JSONArchiveValue(.integer($0.rawValue)), "name": $0.name]) },
+            // Path → class name; a path a damaged archive repeats is repeated, as everywhere in
+            // the JSON.
+            "restorationClassMap": JSONNode.object(archive.restorationClassMap.entries.map { ($0.0, .string($0.1)) }),
+            // The listed paths, the other `$top` keys and the objects, written when the writer
+            // gets to them: there may be tens of thousands of each.
+            "identifierPaths": JSONNode.deferred(.identifierPaths(archive.identifierPaths)),
+            "objects": JSONNode.deferred(.savedObjects(deferred, archive.objects)),
+            "appState": JSONNode.deferred(.appState(archive, deferred)),
+            "notes": archive.notes,
+        ])
     }
 }
 

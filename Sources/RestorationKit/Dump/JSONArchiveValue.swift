@@ -3,7 +3,7 @@
 ///
 /// Deferred: the value is put on a tape of its own and written from there when the writer gets
 /// to it, so that every value of every document is encoded by the one writer.
-struct JSONArchiveValue: JSONNodeConvertible {
+struct JSONArchiveValue: JSONRepresentable {
     let value: ArchiveValue
 
     init(_ value: ArchiveValue) {
@@ -12,27 +12,5 @@ struct JSONArchiveValue: JSONNodeConvertible {
 
     var jsonNode: JSONNode {
         .deferred(.value(value))
-    }
-}
-
-/// A coding key for keys known only at run time.
-struct JSONKey: CodingKey, ExpressibleByStringLiteral {
-    let stringValue: String
-    var intValue: Int? { nil }
-
-    init(_ string: String) {
-        stringValue = string
-    }
-
-    init(stringLiteral value: String) {
-        stringValue = value
-    }
-
-    init?(stringValue: String) {
-        self.stringValue = stringValue
-    }
-
-    init?(intValue: Int) {
-        return nil
     }
 }

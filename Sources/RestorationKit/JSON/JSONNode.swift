@@ -1,5 +1,5 @@
 /// A JSON value, as written: numbers keep the exact text they will be printed with.
-enum JSONNode {
+package enum JSONNode {
     case null
     case bool(Bool)
     case number(String)
@@ -21,7 +21,7 @@ extension JSONNode {
 
 /// Archive content that is encoded only when it is written, straight into the writer's text
 /// from the nodes of a tape (see `JSONTapeValue`): values are put on a tape of their own first.
-enum JSONDeferred {
+package enum JSONDeferred {
     case value(ArchiveValue)
     /// An archive's `appState`, as one object, keys as they are: from the decoder's tape when
     /// the archive was read with its states left there (see `RestorationArchive.withAppStateOnTape`).
@@ -67,14 +67,44 @@ enum JSONDeferred {
     }
 }
 
-/// A part of a command document whose JSON form is a node. `JSONTreeEncoder` takes the node as
-/// it is; no other encoder can encode it (its archive content is written by `JSONTextWriter`).
-protocol JSONNodeConvertible: Encodable {
+/// What has a JSON form: the command documents, their parts and the values in them.
+package protocol JSONRepresentable {
     var jsonNode: JSONNode { get }
 }
 
-extension JSONNodeConvertible {
-    func encode(to encoder: any Encoder) throws {
-        throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "archive content is written by JSONOutput only"))
+extension JSONNode: JSONRepresentable {
+    package var jsonNode: JSONNode { self }
+
+    /// An object of `members`, in any order: the writer sorts them.
+    static func members(_ members: KeyValuePairs<String, any JSONRepresentable>) -> JSONNode {
+        .object(members.map { ($0.key, $0.value.jsonNode) })
     }
+}
+
+extension String: JSONRepresentable {
+    package var jsonNode: JSONNode { .string(self) }
+}
+
+extension Bool: JSONRepresentable {
+    package var jsonNode: JSONNode { .bool(self) }
+}
+
+extension Int: JSONRepresentable {
+    package var jsonNode: JSONNode { .number(String(self)) }
+}
+
+extension Int64: JSONRepresentable {
+    package var jsonNode: JSONNode { .number(String(self)) }
+}
+
+extension Optional: JSONRepresentable where Wrapped: JSONRepresentable {
+    package var jsonNode: JSONNode { map(\.jsonNode) ?? .null }
+}
+
+extension Array: JSONRepresentable where Element: JSONRepresentable {
+    package var jsonNode: JSONNode { .array(map(\.jsonNode)) }
+}
+
+extension Dictionary: JSONRepresentable where Key == String, Value: JSONRepresentable {
+    package var jsonNode: JSONNode { .object(map { ($0.key, $0.value.jsonNode) }) }
 }

@@ -13,22 +13,21 @@ package enum JSONOutput {
 
     /// Writes the documents, then a newline, to `sink` in pieces as the text is made.
     /// `asArray` is for several inputs: the output's shape must not depend on how many of them
-    /// could be read. Encoding recurses once per nesting level, so it runs on a deep stack.
-    /// Throws, before anything is written, when a value has no JSON form.
+    /// could be read. Writing recurses once per nesting level, so it runs on a deep stack.
     ///
     /// With a `limit`, throws `LimitExceeded` once the text would be longer than `limit` bytes;
     /// what the sink was handed by then is incomplete, and the rest is not rendered.
     /// With `compact`, the text is one line (a line of JSON Lines).
-    public static func write<Document: Encodable>(
+    public static func write<Document: JSONRepresentable>(
         _ documents: [Document], asArray: Bool, limit: Int = .max, compact: Bool = false, to sink: @escaping Sink
-    ) throws {
-        try DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { () throws in
-            let encoder = JSONTreeEncoder()
-            // The documents' own structure is encoded at once (that is where errors arise); the
-            // archive values inside stay deferred until they are written.
-            let node = !asArray && documents.count == 1 ? try encoder.encode(documents[0]) : try encoder.encode(documents)
-            guard JSONTextWriter.write(node, limit: limit, compact: compact, to: sink) else { throw LimitExceeded(limit: limit) }
+    ) throws(LimitExceeded) {
+        let written = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
+            // The documents' own structure is made at once; the archive values inside stay
+            // deferred until they are written.
+            let node = !asArray && documents.count == 1 ? documents[0].jsonNode : documents.jsonNode
+            return JSONTextWriter.write(node, limit: limit, compact: compact, to: sink)
         }
+        guard written else { throw LimitExceeded(limit: limit) }
     }
 
     /// The text would be longer than the limit given to `write`.
@@ -37,9 +36,9 @@ package enum JSONOutput {
     }
 
     /// The whole text, newline included: for callers that need a string.
-    public static func text<Document: Encodable>(_ documents: [Document], asArray: Bool) throws -> String {
+    public static func text<Document: JSONRepresentable>(_ documents: [Document], asArray: Bool) -> String {
         var bytes: [UInt8] = []
-        try write(documents, asArray: asArray) { bytes.append(contentsOf: $0.bytes) }
+        try? write(documents, asArray: asArray) { bytes.append(contentsOf: $0.bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -61,7 +61,7 @@ package struct ScanTimelineEvent: Sendable {
 }
 
 /// `scan --timeline --format json`: the events in one document.
-package struct ScanTimelineDocument: Encodable {
+package struct ScanTimelineDocument: JSONRepresentable {
     public static let schemaVersion = 1
     public let directories: [String]
     public let events: [ScanTimelineEvent]
@@ -71,37 +71,35 @@ package struct ScanTimelineDocument: Encodable {
         self.events = events
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(Self.schemaVersion, forKey: "schemaVersion")
-        try container.encode(directories, forKey: "directories")
-        try container.encode(events.map(ScanTimelineEventDocument.init), forKey: "events")
+    package var jsonNode: JSONNode {
+        .members(["schemaVersion": Self.schemaVersion, "directories": directories, "events": events.map(ScanTimelineEventDocument.init)])
     }
 }
 
 /// One event of `scan --timeline --format json`, and one line of `--timeline --format jsonl`
 /// (Timesketch's JSONL): the four fields Timesketch needs, then the columns of `--format csv`
 /// under the same names.
-package struct ScanTimelineEventDocument: Encodable {
+package struct ScanTimelineEventDocument: JSONRepresentable {
     let event: ScanTimelineEvent
 
     public init(_ event: ScanTimelineEvent) {
         self.event = event
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(event.datetime, forKey: "datetime")
-        try container.encode(event.timestamp, forKey: "timestamp")
-        try container.encode(event.timestampDescription, forKey: "timestamp_desc")
-        try container.encode(event.message, forKey: "message")
+    package var jsonNode: JSONNode {
+        var members: [(key: String, value: JSONNode)] = [
+            ("datetime", .string(event.datetime)),
+            ("timestamp", event.timestamp.jsonNode),
+            ("timestamp_desc", .string(event.timestampDescription)),
+            ("message", .string(event.message)),
+        ]
         for column in ScanColumn.all {
-            let key = JSONKey(column.name)
             switch column.value(event.row) {
-            case .text(let text): try container.encode(text, forKey: key)
-            case .number(let number): try container.encode(number, forKey: key)
-            case .none: try container.encodeNil(forKey: key)
+            case .text(let text): members.append((column.name, .string(text)))
+            case .number(let number): members.append((column.name, number.jsonNode))
+            case .none: members.append((column.name, .null))
             }
         }
+        return .object(members)
     }
 }

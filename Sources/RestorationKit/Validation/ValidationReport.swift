@@ -18,7 +18,7 @@ public struct ValidationReport: Sendable {
 }
 
 /// `validate --json` for one file (schema version 1).
-package struct ValidationDocument: Encodable {
+package struct ValidationDocument: JSONRepresentable {
     public static let schemaVersion = 1
     public let report: ValidationReport
 
@@ -26,23 +26,16 @@ package struct ValidationDocument: Encodable {
         self.report = report
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(Self.schemaVersion, forKey: "schemaVersion")
-        try container.encode(report.file, forKey: "file")
-        try container.encode(report.isValid, forKey: "valid")
-        try container.encode(report.errors, forKey: "errors")
-        try container.encode(report.warnings, forKey: "warnings")
-        try container.encode(DiagnosticList(diagnostics: report.diagnostics), forKey: "diagnostics")
-    }
-
-    /// The findings, written straight from the list (see `JSONDeferred.diagnostics`).
-    private struct DiagnosticList: JSONNodeConvertible {
-        let diagnostics: [Diagnostic]
-
-        var jsonNode: JSONNode {
-            .deferred(.diagnostics(diagnostics))
-        }
+    package var jsonNode: JSONNode {
+        .members([
+            "schemaVersion": Self.schemaVersion,
+            "file": report.file,
+            "valid": report.isValid,
+            "errors": report.errors,
+            "warnings": report.warnings,
+            // The findings, written straight from the list (see `JSONDeferred.diagnostics`).
+            "diagnostics": JSONNode.deferred(.diagnostics(report.diagnostics)),
+        ])
     }
 }
 
