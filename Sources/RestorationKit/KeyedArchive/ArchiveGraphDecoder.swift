@@ -649,8 +649,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         do throws(PropertyListError) { return try table.member(position, of: container) } catch { throw s.error(error) }
     }
 
-    /// The value under `name` in a dictionary, or nil: a linear search, for the few fixed keys
-    /// (`$class`, `$classname` …).
+    /// The value under `name` in a dictionary, or nil: a linear search, for a fixed key such as
+    /// `$class`.
     private func member(named name: StaticString, of dictionary: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> Int? {
         for position in 0..<dictionary.count where try fixedKey(position, of: dictionary, &s).is(name, on: s.tape) {
             return try member(dictionary.count + position, of: dictionary, &s)

@@ -16,9 +16,10 @@ package struct TreeTextFormatter: Sendable {
     /// without making a `String` of it first.
     package func withFormattedText<Result>(_ tree: RestorationTree, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
-            // Room taken at once, about two lines' worth per object: a buffer grown by doubling
-            // copies the text at each step; room never written costs no memory.
-            var out = TextOutput(capacity: Self.objectCount(tree.roots) * 128 + (1 << 12))
+            // Room taken at once, about two lines' worth per object (up to 64 MiB, the default
+            // output limit): a buffer grown by doubling copies the text at each step; room never
+            // written costs no memory.
+            var out = TextOutput(capacity: min(Self.objectCount(tree.roots) * 128, 1 << 26) + (1 << 12))
             var prefix: [UInt8] = []
             var counts = (objects: 0, views: 0, dangling: 0)
             tree.roots.withUnsafeBufferPointer { roots in
