@@ -116,6 +116,9 @@ def class_inputs():
     # child with its path, found without a search through the children before it.
     paths = ["Root/:[%d]:/C" % i for i in range(20000)]
     inputs["repeated-children"] = restoration([("Root", {"kUIViewControllerChildrenKey": paths + [paths[-1]] * 60000})])
+    # One children list of 300 000 repeats of a path no object was saved under: a finding per
+    # child, which tree draws none of, so it reads them without making their messages.
+    inputs["long-children-list"] = restoration([("Root", {"kUIViewControllerChildrenKey": ["Root/:[0]:/Gone"] * 300000})])
     # One state with a thousand dangling children, the entry of 4 000 listed paths: the findings
     # repeat per object, and validate and tree stop gathering them once no output could hold them.
     gone = ["Gone/:[%d]:/X" % i for i in range(1000)]

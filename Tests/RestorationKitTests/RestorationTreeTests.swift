@@ -38,6 +38,32 @@ final class RestorationTreeTests: XCTestCase {
         XCTAssertNil(RestorationTree(broken, deferred: nil, outputLimit: drawn - 1))
     }
 
+    /// One children list holds the validator's dangling references, among repeats and proxies
+    /// the tree does not draw; the limit holds within the list too.
+    func testOneLongChildrenListDrawsTheValidatorsDanglingReferences() {
+        let targets: [ArchiveValue] = (0..<3000).map { .string($0 % 3 == 0 ? "Nav/:[\($0 % 7)]:/X" : "Gone/:[\($0)]:/X") }
+        // Every third child repeats one of seven saved children.
+        let saved = (0..<7).map { ("Nav/:[\($0)]:/X", ArchiveFields([])) }
+        let broken = archive([("Nav", ArchiveFields([(RestorationKeys.children, .array(targets))]))] + saved)
+        let tree = RestorationTree(broken)
+        let found = ArchiveValidator().validate(broken).filter { $0.rule == .danglingReference }
+        XCTAssertEqual(found.count, 2000)
+        XCTAssertEqual(tree.roots.first?.dangling.map(\.target), found.map(\.target))
+        XCTAssertEqual(Set(tree.roots.first?.dangling.map(\.key) ?? []), [RestorationKeys.children])
+        let drawn = found.reduce(0) { $0 + RestorationKeys.children.utf8.count + ($1.target?.utf8.count ?? 0) }
+        XCTAssertNotNil(RestorationTree(broken, deferred: nil, outputLimit: drawn))
+        XCTAssertNil(RestorationTree(broken, deferred: nil, outputLimit: drawn - 1))
+        XCTAssertNil(RestorationTree(broken, deferred: nil, outputLimit: 100))
+        // Past its limit the list is not read further: a few references are kept, not 2 000.
+        let context = ValidationContext(broken, deferred: nil)
+        broken.forEachObjectOnTape(0..<1, deferred: nil) { object, onTape, view in
+            var references = DanglingReferences(limit: 100)
+            ReferenceRules.check(object, onTape, in: view, context, into: &references)
+            XCTAssertEqual(references.references.count, 3)
+            XCTAssertGreaterThan(references.bytes, 100)
+        }
+    }
+
     func testAppLevelDanglingReferencesAreKept() {
         let tree = RestorationTree(archive(
             [("Root", ArchiveFields([]))],

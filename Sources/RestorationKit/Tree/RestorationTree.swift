@@ -83,12 +83,13 @@ public struct RestorationTree: Sendable {
                 }
                 summary.presented = reference(RestorationKeys.presentedViewControllerKey)
                 summary.selected = reference(RestorationKeys.tabBarSelectedViewControllerKey)
-                for diagnostic in ReferenceRules.check(object, onTape, in: view, context) where diagnostic.rule == .danglingReference {
-                    guard let target = diagnostic.target else { continue }
-                    summary.dangling.append((diagnostic.identifierPath ?? "", diagnostic.key ?? "", target))
-                }
+                // The references alone, without the findings' messages, and no more than the
+                // drawing could hold: one children list can name a million paths.
+                var dangling = DanglingReferences(limit: outputLimit)
+                ReferenceRules.check(object, onTape, in: view, context, into: &dangling)
+                summary.dangling = dangling.references.map { ($0.path ?? "", $0.key, $0.target) }
                 if !summary.dangling.isEmpty {
-                    pastLimit = drawn.spend(summary.dangling.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count })
+                    pastLimit = drawn.spend(dangling.bytes)
                 }
                 summaries.append(summary)
             }
@@ -128,11 +129,9 @@ public struct RestorationTree: Sendable {
                 dangling[ExactText(viewOwner[ExactText(path)] ?? path), default: []].append((key, target))
             }
         }
-        var appDangling: [(key: String, target: String)] = []
-        for diagnostic in ReferenceRules.checkApp(context) where diagnostic.rule == .danglingReference {
-            guard let target = diagnostic.target else { continue }
-            appDangling.append((diagnostic.key ?? "", target))
-        }
+        var appReferences = DanglingReferences(limit: .max)
+        ReferenceRules.checkApp(context, into: &appReferences)
+        let appDangling = appReferences.references.map { (key: $0.key, target: $0.target) }
 
         func node(_ index: Int, parentIndex: Int?) -> Node {
             let object = objects[index]

@@ -3,45 +3,53 @@ enum ReferenceRules {
     /// The findings about app-level keys (outside every object) and first responders, which
     /// follow the objects'.
     static func checkApp(_ context: ValidationContext) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
+        var findings = FindingList(messageLimit: .max)
+        checkApp(context, into: &findings)
+        return findings.diagnostics
+    }
+
+    static func checkApp<Sink: ReferenceSink>(_ context: ValidationContext, into sink: inout Sink) {
         context.archive.withAppStateOnTape(deferred: context.deferred) { appState, view in
             var scan = ReferenceScan(saved: context.saved, view: view)
             for index in 0..<appState.count {
                 let (key, value) = appState.entry(index, in: view)
                 guard let key, !view.textEquals(key, RestorationKeys.firstRespondersKey) else { continue }
-                checkReferences(in: value, path: nil, key: { view.string(of: key) }, &scan, into: &diagnostics)
+                checkReferences(in: value, path: nil, key: { view.string(of: key) }, &scan, into: &sink)
             }
         }
-        diagnostics += checkFirstResponders(context)
-        return diagnostics
+        for finding in checkFirstResponders(context) { sink.add(finding) }
     }
 
     /// The findings about one saved object, its state and views on a tape (see `TapeObject`).
     static func check(_ object: RestorationObject, _ onTape: TapeObject, in view: TapeView, _ context: ValidationContext) -> [Diagnostic] {
-        guard let state = onTape.state else { return [] }
-        var diagnostics: [Diagnostic] = []
+        var findings = FindingList(messageLimit: context.messageLimit)
+        check(object, onTape, in: view, context, into: &findings)
+        return findings.diagnostics
+    }
+
+    static func check<Sink: ReferenceSink>(_ object: RestorationObject, _ onTape: TapeObject, in view: TapeView, _ context: ValidationContext, into sink: inout Sink) {
+        guard let state = onTape.state else { return }
         let path = object.identifierPath.rawValue
         let children = childTargets(state, view)
         if !children.isEmpty {
-            diagnostics += checkChildren(children, view, container: path, context)
+            checkChildren(children, view, container: path, context, into: &sink)
         }
-        diagnostics += checkSelectedTab(state, view, children: children, container: path, context)
+        if let finding = checkSelectedTab(state, view, children: children, container: path, context) { sink.add(finding) }
         // One scan for all of the object's values: each holds the saved paths' set, which every
         // thread shares.
         var scan = ReferenceScan(saved: context.saved, view: view)
         for index in 0..<state.count {
             let (key, value) = state.entry(index, in: view)
             if let key, view.textEquals(key, RestorationKeys.childrenKey) { continue }
-            checkReferences(in: value, path: path, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, &scan, into: &diagnostics)
+            checkReferences(in: value, path: path, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, &scan, into: &sink)
         }
         for (viewPath, archive) in onTape.views {
             let viewPath = view.string(of: viewPath)
             for position in 0..<archive.memberCount {
                 let key = view.member(position, of: archive)
-                checkReferences(in: .node(view.value(position, of: archive)), path: viewPath, key: { view.string(of: key) }, &scan, into: &diagnostics)
+                checkReferences(in: .node(view.value(position, of: archive)), path: viewPath, key: { view.string(of: key) }, &scan, into: &sink)
             }
         }
-        return diagnostics
     }
 
     /// A container's children: path strings or proxies, or anything else (reported nowhere).
@@ -54,20 +62,16 @@ enum ReferenceRules {
         child.kind == .string || child.kind == .reference ? view.string(of: child) : nil
     }
 
-    private static func checkChildren(_ children: [TapeNode], _ view: TapeView, container: String, _ context: ValidationContext) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
+    private static func checkChildren<Sink: ReferenceSink>(_ children: [TapeNode], _ view: TapeView, container: String, _ context: ValidationContext, into sink: inout Sink) {
         // Targets met so far, one hash each. Where each first appeared is indexed from the first
         // repeat on, which is rare: the children before it at once, the later ones as they come.
         var seen = ExactTextSet(minimumCapacity: children.count)
         var firstIndex: [ExactText: Int]?
-        // A list of many children can hold more findings than a report may take: past the
-        // limit, the report is not written (see `ArchiveValidator.validate`).
-        var (messageBytes, counted) = (0, 0)
         for (index, child) in children.enumerated() {
-            (messageBytes, counted) = (messageBytes + diagnostics[counted...].messageBytes, diagnostics.count)
-            guard messageBytes <= context.messageLimit else { break }
+            // A list of many children can hold more findings than their reader can take.
+            guard !sink.isFull else { break }
             if isProxyWithoutPath(child, view) {
-                diagnostics.append(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
+                sink.add(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
                 continue
             }
             guard let target = target(of: child, view) else { continue }
@@ -78,43 +82,42 @@ enum ReferenceRules {
                     }, uniquingKeysWith: { first, _ in first })
                 }
                 let first = firstIndex![ExactText(target)]!
-                diagnostics.append(Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
+                sink.add(Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
                     "children \(first) and \(index) are both \(target): no index component tells them apart, so UIKit cannot restore them as two view controllers"))
                 continue
             }
             firstIndex?[ExactText(target)] = index
             if !context.saved.contains(target) {
-                diagnostics.append(Diagnostic(.error, .danglingReference, path: container, key: RestorationKeys.children, target: target,
+                sink.addDangling(path: container, key: RestorationKeys.children, target: target, Diagnostic(.error, .danglingReference, path: container, key: RestorationKeys.children, target: target,
                     "can't find child view controller at index \(index) with identifier \(target) (no object was saved under it): UIKit truncates the child array at index \(index)"))
             }
         }
-        return diagnostics
     }
 
     /// The selected tab must be one of the tab bar controller's children: those of its children
     /// list when it wrote one, otherwise the objects whose path's parent is its own path (the
     /// real archives seen so far have no children list for a tab bar controller; FORMAT.md).
-    private static func checkSelectedTab(_ state: TapeObject.State, _ view: TapeView, children: [TapeNode], container: String, _ context: ValidationContext) -> [Diagnostic] {
+    private static func checkSelectedTab(_ state: TapeObject.State, _ view: TapeView, children: [TapeNode], container: String, _ context: ValidationContext) -> Diagnostic? {
         let key = RestorationKeys.tabBarSelectedViewController
         guard case .node(let selectedNode)? = state.value(forKey: RestorationKeys.tabBarSelectedViewControllerKey, in: view), selectedNode.kind == .reference,
-              case let selected = view.string(of: selectedNode), context.saved.contains(selected) else { return [] }
+              case let selected = view.string(of: selectedNode), context.saved.contains(selected) else { return nil }
         let reason: String
         if case .node(let list)? = state.value(forKey: RestorationKeys.childrenKey, in: view), list.kind == .array {
-            guard !children.compactMap({ target(of: $0, view) }).containsExactly(selected) else { return [] }
+            guard !children.compactMap({ target(of: $0, view) }).containsExactly(selected) else { return nil }
             reason = "isn't one of the tab bar controller's children (\(RestorationKeys.children))"
         } else {
-            guard IdentifierPath(selected).parent != IdentifierPath(container) else { return [] }
+            guard IdentifierPath(selected).parent != IdentifierPath(container) else { return nil }
             reason = "isn't a child of the tab bar controller (its path's parent is not \(container))"
         }
-        return [Diagnostic(.error, .selectedTabNotChild, path: container, key: key,
-            "the selected view controller \(selected) \(reason): UIKit logs \"TabBarController's selected view controller from State Restoration isn't contained in Tab Controller, skipping\" and keeps its default selection")]
+        return Diagnostic(.error, .selectedTabNotChild, path: container, key: key,
+            "the selected view controller \(selected) \(reason): UIKit logs \"TabBarController's selected view controller from State Restoration isn't contained in Tab Controller, skipping\" and keeps its default selection")
     }
 
     /// Every `_UIObjectIdentifierPathProxy` in `value`, nested archives included: a proxy without
     /// a path and each target no object was saved under, each once, in the order the walk meets
     /// them. The key (`key`, made only for a finding) is the entry's the value is under.
-    private static func checkReferences(
-        in value: TapeValue, path: String?, key: () -> String, _ scan: inout ReferenceScan, into diagnostics: inout [Diagnostic]
+    private static func checkReferences<Sink: ReferenceSink>(
+        in value: TapeValue, path: String?, key: () -> String, _ scan: inout ReferenceScan, into sink: inout Sink
     ) {
         scan.start()
         switch value {
@@ -130,9 +133,9 @@ enum ReferenceRules {
         for finding in scan.findings {
             switch finding {
             case .proxyWithoutPath:
-                diagnostics.append(proxyWithoutPath(path: path, key: key, at: key))
+                sink.add(proxyWithoutPath(path: path, key: key, at: key))
             case .dangling(let target):
-                diagnostics.append(Diagnostic(.error, .danglingReference, path: path, key: key, target: target,
+                sink.addDangling(path: path, key: key, target: target, Diagnostic(.error, .danglingReference, path: path, key: key, target: target,
                     "\(key) refers to \(target), but no object was saved under that path: \(consequence(of: key))"))
             }
         }
@@ -177,6 +180,63 @@ enum ReferenceRules {
             return Diagnostic(.warning, .firstResponderUnknownPath, path: path, key: RestorationKeys.firstResponders,
                 "the first responder path names neither a saved object or view nor a view of a saved object: UIKit cannot make it first responder again")
         }
+    }
+}
+
+/// Where the reference rules put what they find: every finding, for `validate`, or only the
+/// dangling references, for `tree`, which draws them without their messages.
+protocol ReferenceSink {
+    /// Whether what was found is already more than its reader can take: a list of many
+    /// children stops there.
+    var isFull: Bool { get }
+    mutating func add(_ finding: @autoclosure () -> Diagnostic)
+    /// A reference under `key` of `path` (an object's or a view's; nil for the app's keys) to
+    /// `target`, a path no object was saved under.
+    mutating func addDangling(path: String?, key: String, target: String, _ finding: @autoclosure () -> Diagnostic)
+}
+
+/// The findings, until their messages pass `messageLimit` bytes (see `ArchiveValidator.validate`).
+struct FindingList: ReferenceSink {
+    let messageLimit: Int
+    private(set) var diagnostics: [Diagnostic] = []
+    private var messageBytes = 0
+
+    init(messageLimit: Int) {
+        self.messageLimit = messageLimit
+    }
+
+    var isFull: Bool { messageBytes > messageLimit }
+
+    mutating func add(_ finding: @autoclosure () -> Diagnostic) {
+        let finding = finding()
+        messageBytes += finding.message.utf8.count
+        diagnostics.append(finding)
+    }
+
+    mutating func addDangling(path: String?, key: String, target: String, _ finding: @autoclosure () -> Diagnostic) {
+        add(finding())
+    }
+}
+
+/// The dangling references alone, until their keys and targets, which `tree` draws, pass
+/// `limit` bytes.
+struct DanglingReferences: ReferenceSink {
+    let limit: Int
+    private(set) var references: [(path: String?, key: String, target: String)] = []
+    /// The keys' and targets' bytes.
+    private(set) var bytes = 0
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    var isFull: Bool { bytes > limit }
+
+    mutating func add(_ finding: @autoclosure () -> Diagnostic) {}
+
+    mutating func addDangling(path: String?, key: String, target: String, _ finding: @autoclosure () -> Diagnostic) {
+        bytes += key.utf8.count + target.utf8.count
+        references.append((path, key, target))
     }
 }
 
