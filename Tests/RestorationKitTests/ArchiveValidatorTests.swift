@@ -174,6 +174,24 @@ final class ArchiveValidatorTests: XCTestCase {
         XCTAssertEqual(ArchiveValidator().validate(archive, deferred: deferred), findings)
     }
 
+    /// `scan`'s tally counts what `validate` finds, the reference rules' findings without
+    /// making them: a children list can hold hundreds of thousands.
+    func testTallyCountsTheFindingsWithoutMakingThem() {
+        let children: [ArchiveValue] = (0..<900).map { .string($0 % 3 == 0 ? "Nav/:[0]:/X" : "Gone/:[\($0)]:/X") } + [.object(ArchiveObject(className: RestorationKeys.proxyClass, classChain: [RestorationKeys.proxyClass, "NSObject"], fields: ArchiveFields([])))]
+        let broken = archive(paths: ["Nav", "Nav/:[0]:/X", "Nav/:[7]:/Y"], objects: ["Nav": ArchiveFields([(RestorationKeys.children, .array(children))]), "Nav/:[0]:/X": controller])
+        let findings = ArchiveValidator().validate(broken)
+        let tally = ArchiveValidator().tally(broken, deferred: nil)
+        XCTAssertEqual(tally.errors, findings.filter { $0.severity == .error }.count)
+        XCTAssertEqual(tally.warnings, findings.filter { $0.severity == .warning }.count)
+        XCTAssertEqual(tally.rules, findings.map(\.rule).reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
+        var counted = FindingTally()
+        counted.add(.error, .danglingReference) {
+            XCTFail("a tally made a finding")
+            return findings[0]
+        }
+        XCTAssertEqual(counted.errors, 1)
+    }
+
     func testMalformations() {
         XCTAssertNil(PathRules.malformation(IdentifierPath("A/:[0]:/B")))
         XCTAssertEqual(PathRules.malformation(IdentifierPath("")), "it is empty")

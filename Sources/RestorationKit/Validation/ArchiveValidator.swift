@@ -53,11 +53,12 @@ public struct ArchiveValidator: Sendable {
                 // shared count for every object would make the threads wait on each other.
                 var pastLimit = false
                 archive.forEachObjectOnTape(range, deferred: deferred, while: { !pastLimit }) { object, onTape, view in
-                    let (paths, references) = (PathRules.check(object, onTape, in: view, context), ReferenceRules.check(object, onTape, in: view, context))
-                    let (pathsPast, referencesPast) = (context.count(paths), context.count(references))
-                    pastLimit = pathsPast || referencesPast
+                    let paths = PathRules.check(object, onTape, in: view, context)
+                    var references = Findings.references(within: context)
+                    ReferenceRules.check(object, onTape, in: view, context, into: &references)
+                    let pathsPast = context.count(paths)
                     part.paths.add(paths)
-                    part.references.add(references)
+                    pastLimit = part.references.add(references: references, counting: context) || pathsPast
                     if gathersViewPaths {
                         for (path, _) in onTape.views { part.viewPaths.append(view.string(of: path)) }
                     }
@@ -85,14 +86,30 @@ public struct ArchiveValidator: Sendable {
 
 /// Where the rules' findings go, in order: a list of them, or a tally.
 protocol FindingSink {
+    /// What one object's reference findings are gathered into first.
+    associatedtype References: ReferenceSink
     init()
     mutating func add(_ findings: [Diagnostic])
     mutating func add(_ findings: Self)
+    /// An empty sink for one object's reference findings.
+    static func references(within context: ValidationContext) -> References
+    /// Adds one object's reference findings; whether the messages counted so far, on all
+    /// threads, pass the context's limit.
+    mutating func add(references: References, counting context: ValidationContext) -> Bool
 }
 
 extension [Diagnostic]: FindingSink {
     mutating func add(_ findings: [Diagnostic]) {
         append(contentsOf: findings)
+    }
+
+    static func references(within context: ValidationContext) -> FindingList {
+        FindingList(messageLimit: context.messageLimit)
+    }
+
+    mutating func add(references: FindingList, counting context: ValidationContext) -> Bool {
+        append(contentsOf: references.diagnostics)
+        return context.count(references.diagnostics)
     }
 }
 
@@ -106,18 +123,39 @@ package struct FindingTally: FindingSink {
     init() {}
 
     mutating func add(_ findings: [Diagnostic]) {
-        for finding in findings {
-            switch finding.severity {
-            case .error: errors += 1
-            case .warning: warnings += 1
-            }
-            if !rules.contains(finding.rule) { rules.append(finding.rule) }
-        }
+        for finding in findings { add(finding.severity, finding.rule) { finding } }
     }
 
     mutating func add(_ findings: FindingTally) {
         (errors, warnings) = (errors + findings.errors, warnings + findings.warnings)
         for rule in findings.rules where !rules.contains(rule) { rules.append(rule) }
+    }
+
+    static func references(within context: ValidationContext) -> FindingTally {
+        FindingTally()
+    }
+
+    mutating func add(references: FindingTally, counting context: ValidationContext) -> Bool {
+        add(references)
+        return false
+    }
+}
+
+/// The reference rules' findings counted without their messages: one children list can hold
+/// hundreds of thousands.
+extension FindingTally: ReferenceSink {
+    var isFull: Bool { false }
+
+    mutating func add(_ severity: Diagnostic.Severity, _ rule: ValidationRule, _ finding: () -> Diagnostic) {
+        switch severity {
+        case .error: errors += 1
+        case .warning: warnings += 1
+        }
+        if !rules.contains(rule) { rules.append(rule) }
+    }
+
+    mutating func addDangling(path: String?, key: String, target: String, _ finding: @autoclosure () -> Diagnostic) {
+        add(.error, .danglingReference, finding)
     }
 }
 

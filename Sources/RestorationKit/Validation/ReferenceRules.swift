@@ -17,7 +17,7 @@ enum ReferenceRules {
                 checkReferences(in: value, path: nil, key: { view.string(of: key) }, &scan, into: &sink)
             }
         }
-        for finding in checkFirstResponders(context) { sink.add(finding) }
+        for finding in checkFirstResponders(context) { sink.add(finding.severity, finding.rule) { finding } }
     }
 
     /// The findings about one saved object, its state and views on a tape (see `TapeObject`).
@@ -34,7 +34,7 @@ enum ReferenceRules {
         if !children.isEmpty {
             checkChildren(children, view, container: path, context, into: &sink)
         }
-        if let finding = checkSelectedTab(state, view, children: children, container: path, context) { sink.add(finding) }
+        if let finding = checkSelectedTab(state, view, children: children, container: path, context) { sink.add(finding.severity, finding.rule) { finding } }
         // One scan for all of the object's values: each holds the saved paths' set, which every
         // thread shares.
         var scan = ReferenceScan(saved: context.saved, view: view)
@@ -71,19 +71,21 @@ enum ReferenceRules {
             // A list of many children can hold more findings than their reader can take.
             guard !sink.isFull else { break }
             if isProxyWithoutPath(child, view) {
-                sink.add(proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)"))
+                sink.add(.error, .proxyWithoutPath) { proxyWithoutPath(path: container, key: RestorationKeys.children, at: "child \(index)") }
                 continue
             }
             guard let target = target(of: child, view) else { continue }
             guard seen.insert(target) else {
-                if firstIndex == nil {
-                    firstIndex = Dictionary(children[..<index].indices.compactMap { position in
-                        Self.target(of: children[position], view).map { (ExactText($0), position) }
-                    }, uniquingKeysWith: { first, _ in first })
+                sink.add(.error, .duplicateSiblingIdentifier) {
+                    if firstIndex == nil {
+                        firstIndex = Dictionary(children[..<index].indices.compactMap { position in
+                            Self.target(of: children[position], view).map { (ExactText($0), position) }
+                        }, uniquingKeysWith: { first, _ in first })
+                    }
+                    let first = firstIndex![ExactText(target)]!
+                    return Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
+                        "children \(first) and \(index) are both \(target): no index component tells them apart, so UIKit cannot restore them as two view controllers")
                 }
-                let first = firstIndex![ExactText(target)]!
-                sink.add(Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
-                    "children \(first) and \(index) are both \(target): no index component tells them apart, so UIKit cannot restore them as two view controllers"))
                 continue
             }
             firstIndex?[ExactText(target)] = index
@@ -133,7 +135,7 @@ enum ReferenceRules {
         for finding in scan.findings {
             switch finding {
             case .proxyWithoutPath:
-                sink.add(proxyWithoutPath(path: path, key: key, at: key))
+                sink.add(.error, .proxyWithoutPath) { proxyWithoutPath(path: path, key: key, at: key) }
             case .dangling(let target):
                 sink.addDangling(path: path, key: key, target: target, Diagnostic(.error, .danglingReference, path: path, key: key, target: target,
                     "\(key) refers to \(target), but no object was saved under that path: \(consequence(of: key))"))
@@ -183,15 +185,17 @@ enum ReferenceRules {
     }
 }
 
-/// Where the reference rules put what they find: every finding, for `validate`, or only the
-/// dangling references, for `tree`, which draws them without their messages.
+/// Where the reference rules put what they find: every finding, for `validate`; only how many of
+/// each kind, for `scan` (see `FindingTally`); or only the dangling references, for `tree`,
+/// which draws them without their messages.
 protocol ReferenceSink {
     /// Whether what was found is already more than its reader can take: a list of many
     /// children stops there.
     var isFull: Bool { get }
-    mutating func add(_ finding: @autoclosure () -> Diagnostic)
+    /// A finding of `rule`, made (its message written) only if the sink keeps it.
+    mutating func add(_ severity: Diagnostic.Severity, _ rule: ValidationRule, _ finding: () -> Diagnostic)
     /// A reference under `key` of `path` (an object's or a view's; nil for the app's keys) to
-    /// `target`, a path no object was saved under.
+    /// `target`, a path no object was saved under: an error of `danglingReference`.
     mutating func addDangling(path: String?, key: String, target: String, _ finding: @autoclosure () -> Diagnostic)
 }
 
@@ -207,14 +211,14 @@ struct FindingList: ReferenceSink {
 
     var isFull: Bool { messageBytes > messageLimit }
 
-    mutating func add(_ finding: @autoclosure () -> Diagnostic) {
+    mutating func add(_ severity: Diagnostic.Severity, _ rule: ValidationRule, _ finding: () -> Diagnostic) {
         let finding = finding()
         messageBytes += finding.message.utf8.count
         diagnostics.append(finding)
     }
 
     mutating func addDangling(path: String?, key: String, target: String, _ finding: @autoclosure () -> Diagnostic) {
-        add(finding())
+        add(.error, .danglingReference, finding)
     }
 }
 
@@ -232,7 +236,7 @@ struct DanglingReferences: ReferenceSink {
 
     var isFull: Bool { bytes > limit }
 
-    mutating func add(_ finding: @autoclosure () -> Diagnostic) {}
+    mutating func add(_ severity: Diagnostic.Severity, _ rule: ValidationRule, _ finding: () -> Diagnostic) {}
 
     mutating func addDangling(path: String?, key: String, target: String, _ finding: @autoclosure () -> Diagnostic) {
         bytes += key.utf8.count + target.utf8.count
