@@ -292,13 +292,15 @@ final class ArchiveValidatorTests: XCTestCase {
         let diagnostics = ArchiveValidator().validate(large)
         let context = ValidationContext(large, deferred: nil)
         context.viewPaths = ExactTextSet(large.objects.flatMap { $0.views.map(\.identifierPath.rawValue) })
-        var (pathFindings, referenceFindings) = ([Diagnostic](), [Diagnostic]())
+        var pathFindings: [Diagnostic] = []
+        var (referenceFindings, appFindings) = (FindingList(messageLimit: .max), FindingList(messageLimit: .max))
         large.forEachObjectOnTape(large.objects.indices, deferred: nil) { object, onTape, view in
             pathFindings += PathRules.check(object, onTape, in: view, context)
-            referenceFindings += ReferenceRules.check(object, onTape, in: view, context)
+            ReferenceRules.check(object, onTape, in: view, context, into: &referenceFindings)
         }
+        ReferenceRules.checkApp(context, into: &appFindings)
         let metadata = MetadataRules.check(large, expectedBundleVersion: nil)
-        let inOnePiece = metadata + pathFindings + PathRules.checkArchive(context) + referenceFindings + ReferenceRules.checkApp(context)
+        let inOnePiece = metadata + pathFindings + PathRules.checkArchive(context) + referenceFindings.diagnostics + appFindings.diagnostics
         XCTAssertGreaterThan(DeepStack.parts(of: large.objects.count).count, 8)
         XCTAssertGreaterThan(diagnostics.count, 500)
         // Compared as a whole: a failure would print every finding.

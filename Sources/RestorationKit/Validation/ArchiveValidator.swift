@@ -71,7 +71,9 @@ public struct ArchiveValidator: Sendable {
             for part in parts { findings.add(part.references) }
             context.viewPaths = ExactTextSet(minimumCapacity: parts.reduce(0) { $0 + $1.viewPaths.count })
             for part in parts { for path in part.viewPaths { context.viewPaths.insert(path) } }
-            findings.add(ReferenceRules.checkApp(context))
+            var app = Findings.references(within: context)
+            ReferenceRules.checkApp(context, into: &app)
+            _ = findings.add(references: app, counting: context)
             return findings
         }
     }
@@ -109,7 +111,7 @@ extension [Diagnostic]: FindingSink {
 
     mutating func add(references: FindingList, counting context: ValidationContext) -> Bool {
         append(contentsOf: references.diagnostics)
-        return context.count(references.diagnostics)
+        return context.count(messageBytes: references.messageBytes)
     }
 }
 
@@ -216,8 +218,13 @@ final class ValidationContext {
     /// Counts the messages of an object's findings; whether those counted so far pass
     /// `messageLimit` (false, without asking, when there are none).
     func count(_ findings: [Diagnostic]) -> Bool {
-        guard !findings.isEmpty else { return false }
-        return messages.spend(findings.messageBytes)
+        count(messageBytes: findings.messageBytes)
+    }
+
+    /// `count(_:)` for findings whose messages' bytes are known.
+    func count(messageBytes: Int) -> Bool {
+        guard messageBytes > 0 else { return false }
+        return messages.spend(messageBytes)
     }
 
     /// Whether the findings counted so far pass `messageLimit`.

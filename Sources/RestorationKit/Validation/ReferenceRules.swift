@@ -2,12 +2,6 @@
 enum ReferenceRules {
     /// The findings about app-level keys (outside every object) and first responders, which
     /// follow the objects'.
-    static func checkApp(_ context: ValidationContext) -> [Diagnostic] {
-        var findings = FindingList(messageLimit: .max)
-        checkApp(context, into: &findings)
-        return findings.diagnostics
-    }
-
     static func checkApp<Sink: ReferenceSink>(_ context: ValidationContext, into sink: inout Sink) {
         context.archive.withAppStateOnTape(deferred: context.deferred) { appState, view in
             var scan = ReferenceScan(saved: context.saved, view: view)
@@ -21,12 +15,6 @@ enum ReferenceRules {
     }
 
     /// The findings about one saved object, its state and views on a tape (see `TapeObject`).
-    static func check(_ object: RestorationObject, _ onTape: TapeObject, in view: TapeView, _ context: ValidationContext) -> [Diagnostic] {
-        var findings = FindingList(messageLimit: context.messageLimit)
-        check(object, onTape, in: view, context, into: &findings)
-        return findings.diagnostics
-    }
-
     static func check<Sink: ReferenceSink>(_ object: RestorationObject, _ onTape: TapeObject, in view: TapeView, _ context: ValidationContext, into sink: inout Sink) {
         guard let state = onTape.state else { return }
         let path = object.identifierPath.rawValue
@@ -203,7 +191,7 @@ protocol ReferenceSink {
 struct FindingList: ReferenceSink {
     let messageLimit: Int
     private(set) var diagnostics: [Diagnostic] = []
-    private var messageBytes = 0
+    private(set) var messageBytes = 0
 
     init(messageLimit: Int) {
         self.messageLimit = messageLimit
