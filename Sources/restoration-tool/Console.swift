@@ -27,12 +27,8 @@ enum Console {
     /// Writes `text` if it is at most `limit` bytes; otherwise nothing, and an error line naming
     /// `file` (false).
     static func write(_ text: String, file: String, limit: Int) -> Bool {
-        guard text.utf8.count <= limit else {
-            outputTooLarge(file: file, limit: limit)
-            return false
-        }
-        write(text)
-        return true
+        var text = text
+        return text.withUTF8 { write(UnsafeRawBufferPointer($0), after: "", file: file, limit: limit) }
     }
 
     /// Writes `heading`, then `text`, if the two are at most `limit` bytes; otherwise nothing,

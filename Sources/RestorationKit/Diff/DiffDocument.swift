@@ -51,8 +51,8 @@ package struct DiffDocument: JSONRepresentable {
     private static func node(_ value: DiffValue) -> JSONNode {
         switch value {
         case .value(let archived): JSONArchiveValue(archived).jsonNode
-        case .timestamp(let seconds): ReferenceDate.iso8601(seconds)?.jsonNode ?? JSONArchiveValue(.date(seconds)).jsonNode
-        case .idiom(let idiom): .members(["raw": JSONArchiveValue(.integer(idiom.rawValue)), "name": idiom.name])
+        case .timestamp(let seconds): .timestamp(seconds)
+        case .idiom(let idiom): .idiom(idiom)
         case .paths(let paths): paths.jsonNode
         }
     }

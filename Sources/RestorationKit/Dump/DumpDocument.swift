@@ -53,9 +53,8 @@ package struct DumpDocument: JSONRepresentable {
             ]),
             "bundleVersion": archive.bundleVersion,
             "systemVersion": archive.systemVersion,
-            // ISO 8601 when the date has one; otherwise the tagged form of a date value.
-            "timestamp": archive.timestamp.map { ReferenceDate.iso8601($0)?.jsonNode ?? JSONArchiveValue(.date($0)).jsonNode },
-            "userInterfaceIdiom": archive.userInterfaceIdiom.map { JSONNode.members(["raw": JSONArchiveValue(.integer($0.rawValue)), "name": $0.name]) },
+            "timestamp": archive.timestamp.map(JSONNode.timestamp),
+            "userInterfaceIdiom": archive.userInterfaceIdiom.map(JSONNode.idiom),
             // Path → class name; a path a damaged archive repeats is repeated, as everywhere in
             // the JSON.
             "restorationClassMap": JSONNode.object(archive.restorationClassMap.entries.map { ($0.0, .string($0.1)) }),
@@ -66,6 +65,18 @@ package struct DumpDocument: JSONRepresentable {
             "appState": JSONNode.deferred(.appState(archive, deferred)),
             "notes": archive.notes,
         ])
+    }
+}
+
+extension JSONNode {
+    /// A timestamp in ISO 8601 when the date has one; otherwise the tagged form of a date value.
+    static func timestamp(_ seconds: Double) -> JSONNode {
+        ReferenceDate.iso8601(seconds)?.jsonNode ?? JSONArchiveValue(.date(seconds)).jsonNode
+    }
+
+    /// An idiom's raw value and name.
+    static func idiom(_ idiom: UserInterfaceIdiom) -> JSONNode {
+        .members(["raw": JSONArchiveValue(.integer(idiom.rawValue)), "name": idiom.name])
     }
 }
 
