@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // AES-128-CBC for macOS window state (CryptoExtras) and SHA-256 for scan (Crypto).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // libplist is the second reader the tests compare ours with, binary and XML (the tool
@@ -20,7 +22,13 @@ let package = Package(
         ),
         // glibc's mallopt, which Swift's Glibc module does not declare (see shim.h).
         .systemLibrary(name: "CHeapTuning"),
-        .target(name: "RestorationKit"),
+        .target(
+            name: "RestorationKit",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "restoration-tool",
             dependencies: [
@@ -31,7 +39,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RestorationKitTests",
-            dependencies: ["RestorationKit", "CPlist"]
+            dependencies: ["RestorationKit", "CPlist", .product(name: "CryptoExtras", package: "swift-crypto")]
         ),
         .testTarget(
             name: "RestorationToolTests",

@@ -1589,6 +1589,9 @@ def benchmark_files():
     files = {"big.data": benchmark_archive(rng, 20_000)}
     for number in range(1000):
         files["corpus/%04d.data" % number] = benchmark_archive(rng, rng.randrange(3, 14))
+    sys.dont_write_bytecode = True   # no __pycache__ in Fixtures/
+    import saved_state
+    files.update(saved_state.benchmark_files(rng))
     return files
 
 
@@ -1625,6 +1628,10 @@ def main(argv):
     files.update(validate_files())
     files.update(diff_files())
     files.update(evidence_files())
+    # Scene sessions and macOS window state (see saved_state.py).
+    sys.dont_write_bytecode = True   # no __pycache__ in Fixtures/
+    import saved_state
+    files.update(saved_state.saved_state_files())
     # Inputs whose cost is output itself: run by Tests/Hostile/harness.py (release build, default
     # limits) and by tests with a small --max-output-size.
     files["amplification/structure-bomb.data"] = structure_bomb()

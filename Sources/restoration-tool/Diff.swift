@@ -43,31 +43,99 @@ struct Diff: ParsableCommand {
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
     private func compare() -> Never {
+        let (directoryA, directoryB) = (Validate.trimmingTrailingSlashes(a), Validate.trimmingTrailingSlashes(b))
+        if a != "-", b != "-", DirectoryListing.isDirectory(directoryA), DirectoryListing.isDirectory(directoryB) {
+            compareDirectories(directoryA, directoryB)
+        }
+        var documents: [DiffDocument] = []
+        var written = 0
+        let status = compareFiles(a, b, documents: &documents, written: &written)
+        if json, status != ExitStatus.unreadable {
+            guard Console.writeJSON(documents, asArray: false, file: b, limit: decoding.maxOutputBytes) else {
+                Console.finish(ExitStatus.unreadable)
+            }
+        }
+        Console.finish(status)
+    }
+
+    /// Compares two files (text written at once; with `--json`, the document added to
+    /// `documents`); their status. `written` counts the text bytes written so far, against
+    /// `--max-output-size`.
+    private func compareFiles(_ a: String, _ b: String, documents: inout [DiffDocument], written: inout Int) -> Int32 {
         // Both are read, at the same time, so that both are reported when neither can be.
         // Each saved object's state stays on the decoder's tape until it is compared.
         let read = zip([a, b], DeferredStates.read(contentsOf: [a, b], limits: decoding.limits)).compactMap { file, result in
-            Console.restorationArchive(file, result)
+            Console.restorationArchive(file, result, savedState: true)
         }
-        guard read.count == 2 else { Console.finish(ExitStatus.unreadable) }
-        let changes = ArchiveDiffer(ignoring: ignore).diff(read[0].0, read[1].0, deferred: (read[0].1, read[1].1))
+        guard read.count == 2 else { return ExitStatus.unreadable }
+        guard read[0].0.kind == read[1].0.kind else {
+            Console.error(file: b, "\(read[1].0.kind.summary), not \(read[0].0.kind.summary) as \(Console.displayName(a)) is: nothing to compare")
+            return ExitStatus.unreadable
+        }
+        let changes = withExtendedLifetime(read) { ArchiveDiffer(ignoring: ignore).diff(read[0].0, read[1].0, deferred: (read[0].1, read[1].1)) }
         // A document bound to go past the limit is not built (its nodes would take gigabytes).
-        if json, DiffDocument.minimumSize(of: changes) > decoding.maxOutputBytes {
+        if json, DiffDocument.minimumSize(of: changes) + documents.reduce(0, { $0 + DiffDocument.minimumSize(of: $1.changes) }) > decoding.maxOutputBytes {
             Console.outputTooLarge(file: b, limit: decoding.maxOutputBytes)
-            Console.finish(ExitStatus.unreadable)
+            return ExitStatus.unreadable
         }
         if json {
-            guard Console.writeJSON([DiffDocument(a: a, b: b, changes: changes)], asArray: false, file: b, limit: decoding.maxOutputBytes) else {
-                Console.finish(ExitStatus.unreadable)
-            }
+            documents.append(DiffDocument(a: a, b: b, changes: changes))
         } else if !changes.isEmpty {
             let formatter = DiffTextFormatter(color: color.enabled)
             // The formatter escapes the names itself.
-            guard let text = formatter.format(changes, a: a == "-" ? "(standard input)" : a, b: b == "-" ? "(standard input)" : b, outputLimit: decoding.maxOutputBytes) else {
+            guard let text = formatter.format(changes, a: a == "-" ? "(standard input)" : a, b: b == "-" ? "(standard input)" : b, outputLimit: decoding.maxOutputBytes - written) else {
                 Console.outputTooLarge(file: b, limit: decoding.maxOutputBytes)
-                Console.finish(ExitStatus.unreadable)
+                return ExitStatus.unreadable
             }
+            written += text.utf8.count
             Console.write(text)
         }
-        Console.finish(changes.isEmpty ? ExitStatus.success : ExitStatus.findings)
+        return changes.isEmpty ? ExitStatus.success : ExitStatus.findings
+    }
+
+    /// Two `.savedState` folders, as diff -r compares directories: the files of the same
+    /// relative path compared, one after the other; a file on one side only named as such
+    /// (`Only in DIR: NAME`; in JSON a document whose `only` is "a" or "b"). The status is the
+    /// worst of them.
+    private func compareDirectories(_ a: String, _ b: String) -> Never {
+        var unreadable: [String] = []
+        guard let filesA = SavedStateDirectory.allFiles(in: a, unreadable: &unreadable),
+              let filesB = SavedStateDirectory.allFiles(in: b, unreadable: &unreadable) else {
+            Console.error(file: SavedStateDirectory.allFiles(in: a, unreadable: &unreadable) == nil ? a : b, "cannot read this directory")
+            Console.finish(ExitStatus.unreadable)
+        }
+        var status = ExitStatus.success
+        for folder in unreadable {
+            Console.error(file: folder, "cannot read this directory")
+            status = ExitStatus.unreadable
+        }
+        let relativeA = Set(filesA.map { String($0.dropFirst(a.count + 1)) })
+        let relativeB = Set(filesB.map { String($0.dropFirst(b.count + 1)) })
+        var documents: [DiffDocument] = []
+        var written = 0
+        for name in relativeA.union(relativeB).sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            let (pathA, pathB) = (a + "/" + name, b + "/" + name)
+            guard relativeA.contains(name), relativeB.contains(name) else {
+                let (only, folder) = relativeA.contains(name) ? ("a", a) : ("b", b)
+                status = max(status, ExitStatus.findings)
+                if json {
+                    documents.append(DiffDocument(a: pathA, b: pathB, changes: [], only: only))
+                } else {
+                    let line = "Only in " + RawPath.display(folder) + ": " + RawPath.display(name) + "\n"
+                    written += line.utf8.count
+                    guard written <= decoding.maxOutputBytes else {
+                        Console.outputTooLarge(file: b, limit: decoding.maxOutputBytes)
+                        Console.finish(ExitStatus.unreadable)
+                    }
+                    Console.write(line)
+                }
+                continue
+            }
+            status = max(status, compareFiles(pathA, pathB, documents: &documents, written: &written))
+        }
+        if json, !Console.writeJSON(documents, asArray: true, file: b, limit: decoding.maxOutputBytes) {
+            Console.finish(ExitStatus.unreadable)
+        }
+        Console.finish(status)
     }
 }

@@ -24,6 +24,9 @@ struct Dump: ParsableCommand {
     @Flag(name: .long, help: "Show the generic keyed-archive tree, without reading it as a restoration archive.")
     var raw = false
 
+    @Flag(name: .long, help: "For macOS window state (data.data records), show every window's older records too, not only its current one.")
+    var history = false
+
     @OptionGroup
     var color: ColorOption
 
@@ -32,8 +35,6 @@ struct Dump: ParsableCommand {
 
     @OptionGroup
     var input: ArchiveFiles
-
-    private var files: [String] { input.files }
 
     func validate() throws {
         guard !(raw && pathPrefix != nil) else { throw ValidationError("--path needs the restoration reading; it cannot be used with --raw") }
@@ -48,6 +49,8 @@ struct Dump: ParsableCommand {
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
     private func dumpAll() -> Never {
         var status = ExitStatus.success
+        let files = input.expandedFiles(status: &status).map(\.path)
+        let options = SavedStateReading.Options(includesHistory: history)
         var documents: [DumpDocument] = []
         var wroteText = false
         let formatter = TextDumpFormatter(demangle: !noDemangle, style: TextStyle(enabled: color.enabled))
@@ -58,7 +61,7 @@ struct Dump: ParsableCommand {
             if json {
                 // Each saved object's state stays on the decoder's tape until it is written.
                 do {
-                    var document = try DumpDocument(contentsOf: file, file: file, limits: decoding.limits, interpret: !raw)
+                    var document = try DumpDocument(contentsOf: file, file: file, limits: decoding.limits, interpret: !raw, options: options)
                     if let prefix = restriction(for: document.archive, file: file) {
                         document = document.restricted(to: prefix)
                     }
@@ -73,7 +76,7 @@ struct Dump: ParsableCommand {
             // Each saved object's state, and the app state, are written from the decoder's tape.
             var deferred: DeferredStates?
             do {
-                (archive, deferred) = try DeferredStates.read(contentsOf: file, limits: decoding.limits, interpret: !raw)
+                (archive, deferred) = try DeferredStates.read(contentsOf: file, limits: decoding.limits, interpret: !raw, options: options)
                 lastArchive = (archive, deferred)
                 if let prefix = restriction(for: archive, file: file) {
                     deferred = deferred?.restricted(to: prefix, in: archive)
@@ -97,8 +100,8 @@ struct Dump: ParsableCommand {
         }
         // Several files always give an array, even an empty one: the output's shape must not
         // depend on which inputs could be read.
-        if json, !documents.isEmpty || files.count > 1 {
-            if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
+        if json, !documents.isEmpty || files.count > 1 || files.count != input.files.count {
+            if !Console.writeJSON(documents, asArray: files.count > 1 || files.count != input.files.count, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = max(status, ExitStatus.unreadable)
             }
         }

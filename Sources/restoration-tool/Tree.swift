@@ -36,8 +36,6 @@ struct Tree: ParsableCommand {
     @OptionGroup
     var input: ArchiveFiles
 
-    private var files: [String] { input.files }
-
     private var chosenFormat: Format { format ?? (json ? .json : .text) }
 
     func validate() throws {
@@ -51,6 +49,12 @@ struct Tree: ParsableCommand {
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
     private func drawAll() -> Never {
         var status = ExitStatus.success
+        let expanded = input.expandedFiles(status: &status)
+        let files = expanded.map(\.path)
+        // A folder's files with nothing to draw (a plain property list) are passed over, with a note.
+        let inFolder = Set(expanded.filter(\.inFolder).map(\.path))
+        // A folder, like several files, gives each tree under its name, and JSON an array.
+        let several = files.count > 1 || !inFolder.isEmpty
         var documents: [TreeDocument] = []
         var graphs: [(file: String, tree: RestorationTree)] = []
         var wroteText = false
@@ -62,12 +66,25 @@ struct Tree: ParsableCommand {
         var lastArchive: (RestorationArchive, DeferredStates)?
         var lastTree: RestorationTree?
         for file in files {
-            guard let (archive, deferred) = Console.readRestorationArchive(file, limits: decoding.limits) else {
+            guard let (archive, deferred) = Console.readRestorationArchive(file, limits: decoding.limits, savedState: true) else {
                 status = ExitStatus.unreadable
                 continue
             }
             lastArchive = (archive, deferred)
-            guard let tree = RestorationTree(archive, deferred: deferred, outputLimit: decoding.maxOutputBytes) else {
+            let drawn: RestorationTree?
+            if archive.isRestorationArchive {
+                drawn = RestorationTree(archive, deferred: deferred, outputLimit: decoding.maxOutputBytes)
+            } else if let savedState = RestorationTree(savedState: archive) {
+                drawn = savedState
+            } else if inFolder.contains(file) {
+                Console.note(file: file, "skipped: \(archive.kind.summary) has no windows, scenes or objects to draw")
+                continue
+            } else {
+                Console.error(file: file, "nothing to draw: \(archive.kind.summary) has no windows, scenes or objects")
+                status = ExitStatus.unreadable
+                continue
+            }
+            guard let tree = drawn else {
                 // What writing the tree would have found, found before it is made.
                 switch chosenFormat {
                 case .text: Console.outputTooLarge(file: file, limit: decoding.maxOutputBytes)
@@ -84,7 +101,7 @@ struct Tree: ParsableCommand {
                 graphs.append((Console.displayName(file), tree))
             case .text:
                 // Several trees: each under its file's name, a blank line between them.
-                let heading = files.count > 1 ? (wroteText ? "\n" : "") + Console.displayName(file) + ":\n" : ""
+                let heading = several ? (wroteText ? "\n" : "") + Console.displayName(file) + ":\n" : ""
                 let written = formatter.withFormattedText(tree) { text in
                     Console.write(text, after: heading, file: file, limit: decoding.maxOutputBytes)
                 }
@@ -99,13 +116,13 @@ struct Tree: ParsableCommand {
             Console.outputTooLarge(file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes)
         } else if !graphs.isEmpty {
             // One graph for all the files that could be read, clusters when there are several.
-            let text = TreeGraphFormatter(language: chosenFormat == .dot ? .dot : .mermaid, demangle: !noDemangle).format(graphs, clustered: files.count > 1)
+            let text = TreeGraphFormatter(language: chosenFormat == .dot ? .dot : .mermaid, demangle: !noDemangle).format(graphs, clustered: several)
             if !Console.write(text, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
             }
         }
-        if chosenFormat == .json, !documentPastLimit, !documents.isEmpty || files.count > 1 {
-            if !Console.writeJSON(documents, asArray: files.count > 1, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
+        if chosenFormat == .json, !documentPastLimit, !documents.isEmpty || several {
+            if !Console.writeJSON(documents, asArray: several, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
             }
         }

@@ -93,9 +93,8 @@ struct Validate: ParsableCommand {
                 archives = [(input, [])]
             }
             for (path, sidecarFolders) in archives {
-                let isScene = sidecarFolders.count == 2
                 let report: ValidationReport
-                switch validateArchive(path, sidecarFolders: sidecarFolders, isScene: isScene, validator, keeping: &lastArchive) {
+                switch validateArchive(path, sidecarFolders: sidecarFolders, validator, keeping: &lastArchive) {
                 case .report(let read):
                     report = read
                 case .skipped:
@@ -138,7 +137,7 @@ struct Validate: ParsableCommand {
     /// What validating one archive file came to.
     private enum Outcome {
         case report(ValidationReport)
-        /// A scene's user-activity state, which has nothing to validate.
+        /// A file with nothing to validate (a plain property list, a window snapshot).
         case skipped
         /// It cannot be read or is not a restoration archive (an error line says so).
         case unreadable
@@ -148,7 +147,7 @@ struct Validate: ParsableCommand {
 
     /// Validates one archive file.
     private func validateArchive(
-        _ path: String, sidecarFolders: [String], isScene: Bool, _ validator: ArchiveValidator, keeping kept: inout (RestorationArchive, DeferredStates)?
+        _ path: String, sidecarFolders: [String], _ validator: ArchiveValidator, keeping kept: inout (RestorationArchive, DeferredStates)?
     ) -> Outcome {
         let archive: RestorationArchive
         // Each saved object's state stays on the decoder's tape until its rules run.
@@ -157,17 +156,16 @@ struct Validate: ParsableCommand {
             // An archive found in a directory is not followed if it is a link, FIFO or device.
             (archive, deferred) = try DeferredStates.read(contentsOf: path, limits: decoding.limits, followingLinks: sidecarFolders.isEmpty)
         } catch {
-            if isScene, error.kind == .notKeyedArchive {
-                // FORMAT.md: a scene's data.data may be a user-activity dictionary instead.
-                Console.note(file: path, "skipped: a scene's user-activity state (a plain property list), not a keyed archive")
-                return .skipped
-            }
             Console.error(file: path, error.description)
             return .unreadable
         }
-        guard archive.isRestorationArchive else {
+        if archive.kind == .keyedArchive {
             Console.notRestorationArchive(path)
             return .unreadable
+        }
+        guard archive.kind.isValidated else {
+            Console.note(file: path, "skipped: \(archive.kind.summary), which has nothing to validate")
+            return .skipped
         }
         kept = (archive, deferred)
         guard var diagnostics = validator.validate(archive, deferred: deferred, messageLimit: decoding.maxOutputBytes) else {

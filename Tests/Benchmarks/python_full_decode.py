@@ -56,7 +56,8 @@ def decode_archive(data):
     return {key: resolve(value) for key, value in root["$top"].items()}
 
 
-for path in sys.argv[1:]:
-    with open(path, "rb") as f:
-        json.dump(decode_archive(f.read()), sys.stdout)
-    sys.stdout.write("\n")
+if __name__ == "__main__":
+    for path in sys.argv[1:]:
+        with open(path, "rb") as f:
+            json.dump(decode_archive(f.read()), sys.stdout)
+        sys.stdout.write("\n")

@@ -26,7 +26,20 @@ public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     return 0
 }
 
+/// A key for every window id up to 255: with the identity for a cipher (CryptoStandIns.swift),
+/// a record's bytes after its header are its envelope.
+let fuzzWindows = MacWindowList(root: .array((0..<256).map { id in
+    .dictionary(ArchiveDictionary(entries: [.init(key: .string("NSWindowID"), value: .integer(Int128(id))),
+                                            .init(key: .string("NSDataKey"), value: .data(ArchiveData(bytes: [UInt8](repeating: 7, count: 16)[...])))]))
+}))!
+
 func exercise(_ bytes: [UInt8]) {
+    if MacWindowRecords.starts(bytes[...]), let records = try? MacWindowRecords.read(bytes[...], windows: fuzzWindows, keySource: "fuzz", limits: fuzzLimits) {
+        precondition(records.records.filter(\.isCurrent).count == Set(records.records.map { "\($0.windowID) \($0.name ?? "-")" }).count, "not one current record per window and name")
+        let (shown, states) = DeferredStates.shown(kind: .macWindowRecords, content: .windowRecords(records), fields: records.shownFields(includingHistory: true),
+                                                   notes: records.notes(includingHistory: true), limits: fuzzLimits)
+        exerciseSavedState(shown, states, json: "")
+    }
     // dump --json's document with every state written from the tape must give the text of the
     // values made whole, or fail as reading them does.
     let fromTape = DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
@@ -47,6 +60,10 @@ func exercise(_ bytes: [UInt8]) {
     }
     let deferredRead = try? DeferredStates.read(bytes: bytes[...], limits: fuzzLimits)
     guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else {
+        if let (shown, states) = deferredRead, shown.kind != .restorationArchive, shown.kind != .keyedArchive {
+            exerciseSavedState(shown, states, json: fromTape)
+            return
+        }
         precondition(fromTape == nil, "the JSON document read a file the decoder rejects")
         precondition(tape == nil, "the tape was made from a file the decoder rejects")
         precondition(deferredRead == nil, "the states were deferred from a file the decoder rejects")
@@ -94,3 +111,20 @@ func exercise(_ bytes: [UInt8]) {
     }
 }
 
+
+/// A saved-state file of another kind than a keyed archive (a plain property list, macOS window
+/// records read with the identity for a cipher): shown, validated and compared as every
+/// command does.
+func exerciseSavedState(_ shown: RestorationArchive, _ states: DeferredStates, json: String?) {
+    precondition(json != nil, "the JSON document could not be made of a saved-state file that was read")
+    DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
+        var text = ""
+        _ = TextDumpFormatter().withFormattedPieces(shown, deferred: states, file: "fuzz", outputLimit: .max) { pieces in
+            text = String(decoding: pieces.reduce(into: [UInt8]()) { $0.append(contentsOf: $1) }, as: UTF8.self)
+        }
+        precondition(text.hasPrefix("File: fuzz\n"), "a saved-state file printed no heading")
+        let findings = ArchiveValidator().validate(shown, deferred: states)!
+        _ = ValidationTextFormatter.format(ValidationReport(file: "fuzz", diagnostics: findings), displayName: "fuzz")
+        precondition(ArchiveDiffer().diff(shown, shown, deferred: (states, states)).isEmpty, "a saved-state file differs from itself")
+    }
+}

@@ -36,6 +36,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "Fixtures"))
 sys.dont_write_bytecode = True   # no __pycache__ in Fixtures/
 import generate as g  # noqa: E402  (the fixture writers)
+import saved_state as ss  # noqa: E402  (scene and macOS writers)
 
 MAX_INPUT = 1 << 20
 OUTPUT_BOUND = 256 << 20
@@ -131,6 +132,42 @@ def class_inputs():
     return {name: data for name, data in inputs.items() if len(data) <= MAX_INPUT}
 
 
+def saved_state_inputs():
+    """name -> (bytes, {file beside it: bytes}): macOS window records with the windows.plist
+    that holds their keys, and scene activities, made for each way the new readers can be
+    attacked (at most 1 MiB each)."""
+    keys = ss.windows_plist([(i, "w%d" % i) for i in range(1, 17)])
+    beside = {"windows.plist": keys}
+    header = lambda wid, length: b"NSCR1000" + g.struct.pack(">II", wid, length)
+    inputs = {}
+    for length in (0, 15, 16, 17, 1 << 31):
+        inputs["records-length-%d" % length] = (header(1, length) + b"\0" * 64, beside)
+    # The most records 1 MiB holds, each decrypted into garbage under its window's key.
+    inputs["records-many-tiny"] = (b"".join(header(1 + i % 16, 32) + bytes(16) for i in range(MAX_INPUT // 32)), beside)
+    # Envelopes whose lengths point past the record: the name, then the archive.
+    name_past = g.struct.pack(">II", 0, 1 << 30) + b"_NSWindow" + b"rchv" + g.struct.pack(">I", 8) + b"bplist00"
+    archive_past = g.struct.pack(">II", 0, 9) + b"_NSWindow" + b"rchv" + g.struct.pack(">I", 0xFFFFFFFF) + b"bplist00"
+    for label, plaintext in (("name", name_past), ("archive", archive_past)):
+        padded = plaintext + b"\0" * (-len(plaintext) % 16)
+        inputs["records-%s-past-end" % label] = (ss.record(1, padded, ss.key(1)), beside)
+    # A structure bomb inside a correctly encrypted record: the archive's limits apply.
+    deep = g.binary(g.keyed_tree({"root": g.UID(1)}, ["$null"] + [{"$class": g.UID(2), "NS.objects": [g.UID(3)] * 2}] + [g.NSARRAY_CLASS, 1]))
+    inputs["records-window-archive"] = (ss.record(1, ss.envelope(deep), ss.key(1)) * 2000, beside)
+    # Keys of the wrong size and type, and a windows.plist bomb: 20 000 entries.
+    wrong = [{"NSWindowID": 1, "NSDataKey": b"short"}, {"NSWindowID": 2, "NSDataKey": "a string"}, {"NSWindowID": 3}]
+    inputs["records-wrong-keys"] = (b"".join(ss.record(i, ss.envelope(deep), ss.key(i)) for i in (1, 2, 3)),
+                                    {"windows.plist": g.plistlib.dumps(wrong, fmt=g.plistlib.FMT_BINARY)})
+    many = [{"NSWindowID": i, "NSDataKey": bytes(16), "NSTitle": "\x1b[2J" * 2} for i in range(20000)]
+    inputs["records-windows-plist-bomb"] = (ss.record(1, ss.envelope(deep), ss.key(1)),
+                                            {"windows.plist": g.plistlib.dumps(many, fmt=g.plistlib.FMT_BINARY)})
+    # Scene activities: a user-info archive of shared arrays, an escape-laden type.
+    shared = list(range(200))
+    activity = {"CanvasRestorationUserActivityTypeKey": "\x1b]0;forged\x07" * 1000,
+                "CanvasRestorationUserActivityUserInfoDataKey": g.keyed_archive_bytes({"CanvasRestorationUserActivityUserInfoKey": [shared] * 2000})}
+    inputs["scene-shared-user-info"] = (g.plistlib.dumps(activity, fmt=g.plistlib.FMT_BINARY), {})
+    return {name: value for name, value in inputs.items() if len(value[0]) <= MAX_INPUT and all(len(b) <= MAX_INPUT for b in value[1].values())}
+
+
 def diff_pairs():
     """name -> (A, B) for diff (class 6): many changes under one long key; a large set whose
     elements are alike; shared subtrees that differ only at their leaves."""
@@ -198,14 +235,23 @@ class Runner:
         self.failures = []
         self.figures = {}   # command -> [runs, worst seconds, worst MiB, worst bytes per KiB, slowest input]
 
-    def run(self, label, data):
+    def run(self, label, data, beside=None):
+        """Runs every command on `data`, with the files of `beside` (name -> bytes) next to it,
+        as a macOS data.data has its windows.plist."""
         path = os.path.join(self.workspace, "input")
         with open(path, "wb") as f:
             f.write(data)
+        for name in ("windows.plist",):
+            if os.path.exists(os.path.join(self.workspace, name)):
+                os.remove(os.path.join(self.workspace, name))
         directory = os.path.join(self.workspace, "tree")
         shutil.rmtree(directory, ignore_errors=True)
         os.makedirs(os.path.join(directory, "app.savedState"))
         shutil.copyfile(path, os.path.join(directory, "app.savedState", "data.data"))
+        for name, content in (beside or {}).items():
+            for folder in (self.workspace, os.path.join(directory, "app.savedState")):
+                with open(os.path.join(folder, name), "wb") as f:
+                    f.write(content)
         for command, template in COMMANDS.items():
             arguments = [{"INPUT": path, "CLEAN": self.clean, "DIRECTORY": directory}.get(a, a) for a in template]
             self.measure(label, command, arguments, len(data))
@@ -310,13 +356,23 @@ def main():
         for label, data in sorted(seeds.items()):
             runner.run(label, data)
             executions += len(COMMANDS)
+        saved_states = saved_state_inputs()
+        for label, (data, beside) in sorted(saved_states.items()):
+            runner.run(label, data, beside)
+            executions += len(COMMANDS)
         for label, (a, b) in sorted(diff_pairs().items()):
             executions += runner.run_pair(label, a, b)
         deadline = time.monotonic() + options.seconds
         names = sorted(seeds)
+        saved_names = sorted(saved_states)
         while time.monotonic() < deadline:
-            name = rng.choice(names)
-            runner.run("mutated " + name, mutate(rng, seeds[name]))
+            if rng.random() < 0.2:
+                name = rng.choice(saved_names)
+                data, beside = saved_states[name]
+                runner.run("mutated " + name, mutate(rng, data), beside)
+            else:
+                name = rng.choice(names)
+                runner.run("mutated " + name, mutate(rng, seeds[name]))
             executions += len(COMMANDS)
     print("\n%d inputs' runs, %d executions, %d failures" % (executions // len(COMMANDS), executions, len(runner.failures)))
     print("%-16s %6s %10s %10s %16s  %s" % ("command", "runs", "worst s", "worst MiB", "worst B/KiB in", "slowest input"))

@@ -113,8 +113,11 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         XCTAssertNil(data.archiveError)
     }
 
-    func testNotAKeyedArchive() {
-        assertArchiveError(try FixtureFiles.archive("plain.plist"), kind: .notKeyedArchive, contains: "not a keyed archive: a plain property list")
+    func testNotAKeyedArchive() throws {
+        let bytes = try FixtureFiles.bytes("plain.plist")
+        assertArchiveError(try KeyedArchiveDecoder().decode(bytes), kind: .notKeyedArchive, contains: "not a keyed archive: a plain property list")
+        // The model reads it as the plain property list it is.
+        XCTAssertEqual(try FixtureFiles.archive("plain.plist").kind, .propertyList)
     }
 
     func testArchiveDepthLimitIsConfigurable() throws {

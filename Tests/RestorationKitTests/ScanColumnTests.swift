@@ -2,20 +2,20 @@ import Foundation
 import XCTest
 @testable import RestorationKit
 
-final class SHA256Tests: XCTestCase {
+final class FileDigestTests: XCTestCase {
     /// FIPS 180-4's examples, then lengths around the padding boundaries against coreutils'
     /// `sha256sum`, an implementation we did not write.
     func testAgainstPublishedDigestsAndSha256sum() throws {
-        XCTAssertEqual(SHA256.hexDigest(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        XCTAssertEqual(SHA256.hexDigest([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        XCTAssertEqual(SHA256.hexDigest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+        XCTAssertEqual(FileDigest.sha256Hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(FileDigest.sha256Hex([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(FileDigest.sha256Hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
                        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         var generator = SystemRandomNumberGenerator()
         for count in [1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 1000, 100_003] {
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let sha256sum = try OtherTools.run("sha256sum", [], input: Data(bytes))
             XCTAssertEqual(sha256sum.status, 0)
-            XCTAssertEqual(SHA256.hexDigest(bytes), String(sha256sum.output.prefix(64)), "\(count) bytes")
+            XCTAssertEqual(FileDigest.sha256Hex(bytes), String(sha256sum.output.prefix(64)), "\(count) bytes")
         }
     }
 }

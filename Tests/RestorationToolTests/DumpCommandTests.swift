@@ -108,11 +108,12 @@ final class DumpCommandTests: XCTestCase {
     }
 
     func testSeveralFilesGiveAnArrayAndTheWorstStatus() throws {
-        let run = try ToolRunner.run(["dump", "--json", "Fixtures/ios7-plain.data", "Fixtures/plain.plist", "Fixtures/values.data"])
+        let run = try ToolRunner.run(["dump", "--json", "Fixtures/ios7-plain.data", "Fixtures/hostile/random.data", "Fixtures/values.data", "Fixtures/plain.plist"])
         XCTAssertEqual(run.status, 2)
         let documents = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
-        XCTAssertEqual(documents.map { $0["file"] as? String }, ["Fixtures/ios7-plain.data", "Fixtures/values.data"])
-        XCTAssertEqual(run.stderr, "restoration-tool: Fixtures/plain.plist: error: not a keyed archive: a plain property list (its root dictionary has no $archiver key)\n")
+        XCTAssertEqual(documents.map { $0["file"] as? String }, ["Fixtures/ios7-plain.data", "Fixtures/values.data", "Fixtures/plain.plist"])
+        XCTAssertEqual(documents.map { $0["kind"] as? String }, ["restorationArchive", "restorationArchive", "propertyList"])
+        XCTAssertEqual(run.stderr, "restoration-tool: Fixtures/hostile/random.data: error: not a property list: neither a binary (bplist00) nor an XML header (at byte 0)\n")
     }
 
     func testStandardInput() throws {
@@ -128,7 +129,7 @@ final class DumpCommandTests: XCTestCase {
     func testErrorLinesAndExitCodes() throws {
         let cases: [(String, String)] = [
             ("Fixtures/does-not-exist.data", "restoration-tool: Fixtures/does-not-exist.data: error: cannot open: No such file or directory\n"),
-            ("Fixtures", "restoration-tool: Fixtures: error: is a directory, not an archive file\n"),
+            ("Fixtures/ios8-tabbar.data/", "restoration-tool: Fixtures/ios8-tabbar.data/: error: cannot open: Not a directory\n"),
             ("Fixtures/hostile/empty.data", "restoration-tool: Fixtures/hostile/empty.data: error: file is empty (at byte 0)\n"),
             ("Fixtures/hostile/uid-out-of-range.data", "restoration-tool: Fixtures/hostile/uid-out-of-range.data: error: UID 9999 is out of range: $objects has 1 entry (in root)\n"),
         ]

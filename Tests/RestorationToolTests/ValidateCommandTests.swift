@@ -23,6 +23,9 @@ final class ValidateCommandTests: XCTestCase {
         "interrupted-restore.savedState": "interrupted-restore",
         "unreadable-sidecar.savedState": "unreadable-sidecar",
         "repeated-top-key.data": "repeated-top-key",
+        "undecodable-user-info.savedState": "undecodable-user-info",
+        "wrong-key.savedState": "wrong-key",
+        "torn-record.savedState": "torn-record",
     ]
 
     /// The one rule with no fixture of its own: it compares `clean.data` with `--bundle-version`.
@@ -129,7 +132,7 @@ final class ValidateCommandTests: XCTestCase {
         let run = try ToolRunner.run(["validate", root.path + "/"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains(session.path + "/data.data: warning[pending-discard]"), run.stdout)
-        XCTAssertTrue(run.stderr.contains(activity.path + "/data.data: note: skipped: a scene's user-activity state"), run.stderr)
+        XCTAssertTrue(run.stderr.contains(activity.path + "/data.data: note: skipped: a plain property list, which has nothing to validate"), run.stderr)
         XCTAssertFalse(run.stdout.contains("//"), "a trailing slash does not double the separator")
     }
 

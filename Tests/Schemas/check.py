@@ -88,6 +88,14 @@ def main():
         check("scan.schema.json#/$defs/archive", "scan --format jsonl line", line)
     for line in subprocess.run([options.tool, "scan", "--timeline", "--format", "jsonl", "Fixtures"], cwd=ROOT, capture_output=True).stdout.splitlines():
         check("scan-timeline.schema.json#/$defs/event", "scan --timeline --format jsonl line", line)
+    # Saved-state folders: dump of a folder, diff of two folders and of two of their files.
+    terminal = ("Fixtures/macos/a/com.apple.Terminal.savedState", "Fixtures/macos/b/com.apple.Terminal.savedState")
+    run("dump.schema.json", "dump", "--json", "Fixtures/scenes/com.example.notes.savedState")
+    run("dump.schema.json", "dump", "--json", "--history", terminal[0] + "/data.data")
+    run("diff.schema.json", "diff", "--json", terminal[0] + "/data.data", terminal[1] + "/data.data")
+    check_array = subprocess.run([options.tool, "diff", "--json", terminal[0], "Fixtures/scenes/com.example.notes.savedState"], cwd=ROOT, capture_output=True).stdout
+    for index, document in enumerate(json.loads(check_array)):
+        check("diff.schema.json", "diff --json of two folders, document %d" % index, json.dumps(document))
     for a in sorted(glob.glob(os.path.join(ROOT, "Fixtures", "diff", "*-a.data"))):
         run("diff.schema.json", "diff", "--json", os.path.relpath(a, ROOT), os.path.relpath(a, ROOT)[:-7] + "-b.data")
 

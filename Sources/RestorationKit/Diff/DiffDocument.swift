@@ -19,15 +19,23 @@ package struct DiffDocument: JSONRepresentable {
     public let a: String
     public let b: String
     public let changes: [ArchiveChange]
+    /// For two directories compared, a file that is only in `a` ("a") or only in `b` ("b").
+    public let only: String?
 
-    public init(a: String, b: String, changes: [ArchiveChange]) {
+    public init(a: String, b: String, changes: [ArchiveChange], only: String? = nil) {
         self.a = a
         self.b = b
         self.changes = changes
+        self.only = only
     }
 
     package var jsonNode: JSONNode {
-        .members(["schemaVersion": Self.schemaVersion, "a": a, "b": b, "identical": changes.isEmpty, "changes": changes.map(Self.node)])
+        var members: [(key: String, value: JSONNode)] = [
+            ("schemaVersion", Self.schemaVersion.jsonNode), ("a", .string(a)), ("b", .string(b)),
+            ("identical", .bool(changes.isEmpty && only == nil)), ("changes", .array(changes.map(Self.node))),
+        ]
+        if let only { members.append(("only", .string(only))) }
+        return .object(members)
     }
 
     private static func node(_ change: ArchiveChange) -> JSONNode {

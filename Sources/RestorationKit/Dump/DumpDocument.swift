@@ -26,13 +26,17 @@ package struct DumpDocument: JSONRepresentable {
     /// saved object's state stays on the decoder's tape and is written from there. The JSON is
     /// the same either way.
     public init(contentsOf path: String, file: String, limits: DecodingLimits = .default, interpret: Bool = true) throws(ArchiveError) {
+        try self.init(contentsOf: path, file: file, limits: limits, interpret: interpret, options: .init())
+    }
+
+    package init(contentsOf path: String, file: String, limits: DecodingLimits, interpret: Bool, options: SavedStateReading.Options) throws(ArchiveError) {
         let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
-        try self.init(bytes: bytes[...], file: file, limits: limits, interpret: interpret)
+        try self.init(bytes: bytes[...], file: file, limits: limits, interpret: interpret, path: path == "-" ? nil : path, options: options)
     }
 
     /// The document of a file already read (see `init(contentsOf:file:limits:interpret:)`).
-    init(bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true) throws(ArchiveError) {
-        let (archive, deferred) = try DeferredStates.read(bytes: bytes, limits: limits, interpret: interpret)
+    init(bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true, path: String? = nil, options: SavedStateReading.Options = .init()) throws(ArchiveError) {
+        let (archive, deferred) = try DeferredStates.read(bytes: bytes, limits: limits, interpret: interpret, path: path, options: options)
         self.init(file: file, archive: archive, deferred: deferred)
     }
 
@@ -46,7 +50,7 @@ package struct DumpDocument: JSONRepresentable {
         .members([
             "schemaVersion": Self.schemaVersion,
             "file": file,
-            "kind": archive.isRestorationArchive ? "restorationArchive" : "keyedArchive",
+            "kind": archive.kind.rawValue,
             "archive": JSONNode.members([
                 "majorVersion": archive.majorVersion.map { JSONArchiveValue(.integer($0)) },
                 "minorVersion": archive.minorVersion.map { JSONArchiveValue(.integer($0)) },

@@ -710,6 +710,23 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 }
 
+// MARK: Plain property lists
+
+extension ArchiveGraphDecoder {
+    /// Whether the table's root is a plain property list: no dictionary, or one without
+    /// `$archiver` (a dictionary that names another archiver is a damaged keyed archive).
+    mutating func isPlainPropertyList(_ s: inout DecodingState) throws(ArchiveError) -> Bool {
+        guard case .dictionary(let dictionary) = try object(table.topObject, &s) else { return true }
+        return try value(.archiver, of: rootMembers(of: dictionary, &s), &s) == nil
+    }
+
+    /// Decodes the root value of a plain property list as a value of an archive is decoded:
+    /// data that holds a keyed archive becomes a nested archive, under the same limits.
+    mutating func decodePlainRoot(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        try field(table.topObject, depth: baseDepth + 1, &s)
+    }
+}
+
 /// Reads data that may hold a property list: a nested keyed archive is decoded, a property list
 /// that is not one stays bytes, and bytes that announce a property list but cannot be read as
 /// one stay bytes with the reason.

@@ -103,8 +103,10 @@ struct DecodingState {
         ArchiveError(error, location: locationNames)
     }
 
-    /// Decodes a whole file: a binary or XML property list that must be a keyed archive.
-    mutating func decodeFile(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> ArchiveTape {
+    /// Decodes a whole file: a binary or XML property list that must be a keyed archive, or,
+    /// when `allowsPlain`, may be a plain property list (one whose root is no dictionary with
+    /// `$archiver`): its root value is then decoded, the keyed archives in its data included.
+    mutating func decodeFile(_ bytes: ArraySlice<UInt8>, allowsPlain: Bool = false) throws(ArchiveError) -> ArchiveTape {
         let format: PropertyListFormat
         do throws(PropertyListError) {
             format = try PropertyListReader.format(of: bytes)
@@ -114,19 +116,25 @@ struct DecodingState {
         switch format {
         case .binary:
             tape.source = bytes
-            return try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in try decodeRoot(table, input: bytes, inSource: true) }
+            return try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in try decodeRoot(table, input: bytes, inSource: true, allowsPlain: allowsPlain) }
         case .xml:
-            return try decodeRoot(FlatPropertyList(try readXML(bytes)), input: [], inSource: false)
+            return try decodeRoot(FlatPropertyList(try readXML(bytes)), input: [], inSource: false, allowsPlain: allowsPlain)
         }
     }
 
     /// Decodes the archive whose root dictionary is `table`'s top object (read from `input`,
     /// which is the tape's source when `inSource`).
-    mutating func decodeRoot<Table: PropertyListObjectTable>(_ table: Table, input: ArraySlice<UInt8>, inSource: Bool) throws(ArchiveError) -> ArchiveTape {
+    mutating func decodeRoot<Table: PropertyListObjectTable>(_ table: Table, input: ArraySlice<UInt8>, inSource: Bool, allowsPlain: Bool = false) throws(ArchiveError) -> ArchiveTape {
         do throws(ArchiveError) {
             var decoder = ArchiveGraphDecoder(table: table, input: input, inSource: inSource, archiveDepth: 0, baseDepth: 0)
             decoder.pushEntries(&self)
             defer { decoder.popEntries(&self) }
+            if allowsPlain, try decoder.isPlainPropertyList(&self) {
+                // A broken property list is reported as such, as when plain lists are refused.
+                try checkPropertyList(table)
+                let root = try decoder.decodePlainRoot(&self)
+                return ArchiveTape(tape, root: root, isPlainPropertyList: true)
+            }
             let root = try decoder.decodeArchive(&self)
             return ArchiveTape(tape, root: root)
         } catch where error.kind == .notKeyedArchive {

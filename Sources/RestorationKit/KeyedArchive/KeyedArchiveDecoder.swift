@@ -31,11 +31,12 @@ public struct KeyedArchiveDecoder: Sendable {
         try decode(bytes[...])
     }
 
-    /// Decodes `bytes` into a tape.
-    func decodeTape(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> ArchiveTape {
+    /// Decodes `bytes` into a tape; with `allowsPlain`, a plain property list too (see
+    /// `DecodingState.decodeFile`).
+    func decodeTape(_ bytes: ArraySlice<UInt8>, allowsPlain: Bool = false) throws(ArchiveError) -> ArchiveTape {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> ArchiveTape in
             var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
-            return try state.decodeFile(bytes)
+            return try state.decodeFile(bytes, allowsPlain: allowsPlain)
         }
     }
 

@@ -20,9 +20,11 @@ package struct DeferredStates: Sendable {
     /// `RestorationArchive(contentsOf:limits:followingLinks:)` does, but leaves the saved
     /// objects' states on the tape.
     package static func read(
-        contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true, interpret: Bool = true, deferring: Bool = true
+        contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true, interpret: Bool = true, deferring: Bool = true,
+        options: SavedStateReading.Options = .init()
     ) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
-        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits, interpret: interpret, deferring: deferring)
+        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits, interpret: interpret, deferring: deferring,
+                 path: path == "-" ? nil : path, options: options)
     }
 
     /// Reads the files at `paths` at the same time, each as `read(contentsOf:limits:…)` does (what
@@ -42,10 +44,20 @@ package struct DeferredStates: Sendable {
 
     /// Reads `bytes` as `RestorationArchive(bytes:limits:interpret:)` does, but leaves the
     /// saved objects' states on the tape (unless not `deferring`: then the archive is read whole).
+    ///
+    /// A file of a `.savedState` folder that is no keyed archive (see `SavedStateKind`) is shown
+    /// as one; `path` (nil for standard input) finds the keys of macOS window records.
     static func read(
-        bytes: ArraySlice<UInt8>, limits: DecodingLimits, interpret: Bool = true, deferring defers: Bool = true
+        bytes: ArraySlice<UInt8>, limits: DecodingLimits, interpret: Bool = true, deferring defers: Bool = true,
+        path: String? = nil, options: SavedStateReading.Options = .init()
     ) throws(ArchiveError) -> (RestorationArchive, DeferredStates) {
-        let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes)
+        if let shown = try SavedStateReading.readUnlessPropertyList(bytes: bytes, path: path, limits: limits, options: options) {
+            return shown
+        }
+        let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes, allowsPlain: true)
+        if tape.isPlainPropertyList {
+            return SavedStateReading.plain(tape, path: path, limits: limits)
+        }
         let keyed = DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) {
             tape.keyedArchive(concurrently: true, stackSize: DeepStack.stackSize(for: limits), deferringArchives: defers)
         }
@@ -69,6 +81,16 @@ package struct DeferredStates: Sendable {
             archive.appState.replaceValue(at: index, with: tape.value(tape.topNode(at: position)))
         }
         return (archive, DeferredStates(tape: tape, limits: limits, entries: entries, appStatePositions: positions))
+    }
+
+    /// A file of another kind than a keyed archive, shown as one whose `$top` is `fields`.
+    static func shown(kind: SavedStateKind, content: SavedStateContent?, fields: ArchiveFields, notes: [String], limits: DecodingLimits) -> (RestorationArchive, DeferredStates) {
+        var archive = RestorationArchive(archive: KeyedArchive(top: fields), interpret: false)
+        archive.kind = kind
+        archive.content = content
+        archive.notes = notes
+        let (tape, _) = ArchiveTape.of(fields)
+        return (archive, DeferredStates(tape: tape, limits: limits, entries: [], appStatePositions: Array(fields.values.indices)))
     }
 
     /// The archive's `appState` as nodes of the tape; nil for an archive read whole.

@@ -25,6 +25,11 @@ public struct RestorationArchive: Hashable, Sendable {
     public var notes: [String]
     /// The decoded archive the model was read from.
     public var archive: KeyedArchive
+    /// What kind of saved-state file it was read from. A file of another kind than a keyed
+    /// archive is shown as one: its content as `appState`, what it is in `notes`.
+    public var kind: SavedStateKind = .keyedArchive
+    /// What a file of another kind than a keyed archive was read into.
+    public var content: SavedStateContent?
 
     /// Reads `archive` in UIKit's terms; with `interpret` false (`dump --raw`), or when it is not a
     /// restoration archive, every `$top` key is left as it is, in `appState`.
@@ -67,6 +72,7 @@ public struct RestorationArchive: Hashable, Sendable {
         self.archive = archive
         isRestorationArchive = interpret && (archive.top[RestorationKeys.majorVersion] != nil
             || archive.top[RestorationKeys.identifierPaths] != nil)
+        kind = isRestorationArchive ? .restorationArchive : .keyedArchive
         guard isRestorationArchive else {
             self.restorationClassMap = .empty
             self.identifierPaths = []

@@ -1,15 +1,17 @@
 extension RestorationArchive {
     /// Decodes `bytes` (a binary or XML property list) into a restoration archive; a keyed
     /// archive that is not a restoration archive comes back with `isRestorationArchive` false.
+    ///
+    /// Any other file of a `.savedState` folder (a plain property list, macOS window records) is
+    /// read as `kind` says, shown as a keyed archive would be (see `SavedStateKind`).
     public init(bytes: ArraySlice<UInt8>, limits: DecodingLimits = .default, interpret: Bool = true) throws(ArchiveError) {
-        self.init(archive: try KeyedArchiveDecoder(limits: limits).decode(bytes), interpret: interpret)
+        self = try DeferredStates.read(bytes: bytes, limits: limits, interpret: interpret, deferring: false).0
     }
 
     /// Reads and decodes the file at `path` (`-` for standard input). With `followingLinks` false
     /// (an archive found in a directory), a symbolic link, FIFO or device is refused.
     public init(contentsOf path: String, limits: DecodingLimits = .default, interpret: Bool = true, followingLinks: Bool = true) throws(ArchiveError) {
-        let bytes = try InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)
-        try self.init(bytes: bytes[...], limits: limits, interpret: interpret)
+        self = try DeferredStates.read(contentsOf: path, limits: limits, followingLinks: followingLinks, interpret: interpret, deferring: false).0
     }
 }
 

@@ -25,16 +25,29 @@ public struct ArchiveScanner: Sendable {
                 unreadable.append(root)
                 continue
             }
+            // macOS 15's daemon container names its folders by UUID, mapped to apps beside them.
+            var mappings: [String: ApplicationMapping?] = [:]
             for directory in savedStates {
                 guard let archives = SavedStateDirectory.archives(in: directory) else {
                     unreadable.append(directory)
                     continue
                 }
+                let parent = SavedStateReading.folder(of: directory)
+                if mappings[parent] == nil { mappings[parent] = .some(ApplicationMapping(in: parent, limits: limits)) }
+                let mapping = mappings[parent]!
                 // The .savedState folder's own side files are read once for all its archives.
                 let sidecars = SavedStateDirectory.sidecarDiagnostics(in: directory, limits: limits)
+                var found: [ScanRow] = []
                 for archive in archives {
-                    rows.append(row(archive, savedState: directory, sidecars: sidecars))
+                    found += self.rows(archive, savedState: directory, sidecars: sidecars)
                 }
+                found += sessionRowsWithoutActivity(in: directory, found: found)
+                if let mapping {
+                    for index in found.indices {
+                        if let app = mapping.app(for: found[index].bundleIdentifier) { found[index].bundleIdentifier = app }
+                    }
+                }
+                rows += found
             }
         }
         rows.sort(by: ScanRow.newestFirst)
@@ -66,7 +79,9 @@ public struct ArchiveScanner: Sendable {
         return found
     }
 
-    private func row(_ archive: String, savedState directory: String, sidecars: [Diagnostic]) -> ScanRow {
+    /// The rows of one file: one for an archive or a scene's activity, one per window for a
+    /// macOS folder's records.
+    private func rows(_ archive: String, savedState directory: String, sidecars: [Diagnostic]) -> [ScanRow] {
         let folder = directory.split(separator: "/").last.map(String.init) ?? directory
         let bundle = String(folder.dropLast(".savedState".count))
         let sceneFolder = archive.split(separator: "/").dropLast().last.map(String.init)
@@ -84,30 +99,79 @@ public struct ArchiveScanner: Sendable {
             // is evidence too.
             row.size = contents.bytes.count
             row.modificationTime = contents.modificationTime
-            row.sha256 = SHA256.hexDigest(contents.bytes)
+            row.sha256 = FileDigest.sha256Hex(contents.bytes)
             // The states stay on the decoder's tape, which the rules read.
-            let (decoded, deferred) = try DeferredStates.read(bytes: contents.bytes[...], limits: limits)
-            guard decoded.isRestorationArchive else {
-                row.problem = "not a restoration archive"
-                return row.noting(sidecarFindings)
+            let (decoded, deferred) = try DeferredStates.read(bytes: contents.bytes[...], limits: limits, path: archive)
+            row.kind = decoded.kind
+            if case .windowRecords(let records)? = decoded.content {
+                return windowRows(records, decoded, file: row).map { $0.noting(sidecarFindings) }
+            }
+            guard decoded.kind.isValidated else {
+                row.problem = "not a restoration archive: \(decoded.kind.summary)"
+                return [row.noting(sidecarFindings)]
             }
             row.timestamp = decoded.timestamp
             row.systemVersion = decoded.systemVersion
             row.bundleVersion = decoded.bundleVersion
-            row.objectCount = decoded.objects.count
+            row.objectCount = decoded.isRestorationArchive ? decoded.objects.count : nil
             let findings = ArchiveValidator().tally(decoded, deferred: deferred)
             row.errors = findings.errors
             row.warnings = findings.warnings + sidecarFindings.count
             row = row.noting(findings.rules)
         } catch {
-            if error.kind == .notKeyedArchive && scene != nil {
-                row.problem = "a scene's user-activity state, not a keyed archive"
-            } else {
-                row.problem = error.description
-                row.isUnreadable = true
+            row.problem = error.description
+            row.isUnreadable = true
+        }
+        return [row.noting(sidecarFindings)]
+    }
+
+    /// A row for each scene session of `directory` that has no saved activity: a session folder
+    /// without `data.data` (UIKit deletes it when the scene returns no activity), and a session
+    /// `KnownSceneSessions/data.data` lists without a folder. `found` are the rows of its files.
+    private func sessionRowsWithoutActivity(in directory: String, found: [ScanRow]) -> [ScanRow] {
+        let folder = directory.split(separator: "/").last.map(String.init) ?? directory
+        let bundle = String(folder.dropLast(".savedState".count))
+        let withRows = Set(found.compactMap(\.sceneSession))
+        var rows: [ScanRow] = []
+        var folders = Set<String>()
+        for entry in DirectoryListing.entries(in: directory) ?? [] where entry.kind == .directory {
+            folders.insert(entry.name)
+            // A directory named data.data is the folder's archive, reported as unreadable.
+            guard entry.name != SavedStateDirectory.knownSceneSessions, entry.name != SavedStateDirectory.archiveName,
+                  !entry.name.hasSuffix(".savedState"), !withRows.contains(entry.name) else { continue }
+            var row = ScanRow(path: directory + "/" + entry.name, bundleIdentifier: bundle, sceneSession: entry.name)
+            row.kind = .sceneActivity
+            row.problem = "no saved activity (no data.data: UIKit deletes it when the scene returns no activity)"
+            rows.append(row)
+        }
+        let known = directory + "/" + SavedStateDirectory.knownSceneSessions + "/" + SavedStateDirectory.archiveName
+        if DirectoryListing.kind(of: known) != nil,
+           let (archive, _) = try? DeferredStates.read(contentsOf: known, limits: limits, followingLinks: false),
+           case .knownSceneSessions(let sessions)? = archive.content {
+            for session in sessions where !folders.contains(session) {
+                var row = ScanRow(path: known, bundleIdentifier: bundle, sceneSession: session)
+                row.kind = .knownSceneSessions
+                row.problem = "listed in KnownSceneSessions/data.data, with no folder of its own"
+                rows.append(row)
             }
         }
-        return row.noting(sidecarFindings)
+        return rows
+    }
+
+    /// One row per window of a macOS folder's records: its current record, with what validate
+    /// finds in it.
+    private func windowRows(_ records: MacWindowRecords, _ decoded: RestorationArchive, file: ScanRow) -> [ScanRow] {
+        let findings = ArchiveValidator().validate(decoded)
+        return records.records.filter(\.isCurrent).map { record in
+            var row = file
+            row.window = "window \(record.windowID)"
+            if case .string(let title)? = record.values["rchv"]?.archiveValue?.top["NSTitle"] { row.window! += " " + title }
+            let own = findings.filter { $0.key == "window \(record.windowID)" }
+            row.errors = own.filter { $0.severity == .error }.count
+            row.warnings = own.count - row.errors! + file.sidecarNotes.count
+            if case .noKey(let why) = record.status { row.problem = "not decrypted: " + why }
+            return row.noting(own)
+        }
     }
 }
 
@@ -118,6 +182,10 @@ public struct ScanRow: Sendable {
     public var bundleIdentifier: String
     /// The scene-session folder, for iOS 13+ scene archives.
     public var sceneSession: String?
+    /// What the file is.
+    public var kind: SavedStateKind = .restorationArchive
+    /// For a macOS folder's records, the window: `window <id>` and its title.
+    public var window: String?
     /// When the archive says it was saved (seconds since 2001, as stored).
     public var timestamp: Double?
     /// The archive file's modification time.
@@ -179,9 +247,9 @@ public struct ScanRow: Sendable {
     }
 
     /// "valid", "valid (1 warning)", "invalid (2 errors)", "invalid (2 errors, 1 warning)",
-    /// "unreadable: …": `validate`'s verdict and counts.
+    /// "unreadable: …" (or "skipped: …" for a file read but not validated): `validate`'s verdict and counts.
     public var status: String {
-        if let problem { return "unreadable: " + problem }
+        if let problem { return (isUnreadable ? "unreadable: " : "skipped: ") + problem }
         guard let errors else { return "unknown" }
         var counts: [String] = []
         if errors > 0 { counts.append(Self.count(errors, "error")) }

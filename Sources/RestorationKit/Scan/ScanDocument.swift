@@ -27,6 +27,8 @@ package struct ScanArchiveDocument: JSONRepresentable {
             "path": row.path,
             "bundleIdentifier": row.bundleIdentifier,
             "sceneSession": row.sceneSession,
+            "kind": row.kind.rawValue,
+            "window": row.window,
             "timestamp": row.timestamp.flatMap(ReferenceDate.iso8601),
             "modified": row.modificationTime?.iso8601,
             "bundleVersion": row.bundleVersion,

@@ -7,7 +7,7 @@ package enum ScanTextFormatter {
             [
                 row.timestamp.flatMap(ReferenceDate.iso8601) ?? "-",
                 Self.cut(RawPath.display(row.bundleIdentifier)),
-                row.sceneSession.map { Self.cut(RawPath.display($0)) } ?? "-",
+                row.sceneSession.map { Self.cut(RawPath.display($0)) } ?? row.window.map { Self.cut(TextEscaping.escape($0)) } ?? "-",
                 row.systemVersion.map { Self.cut(TextEscaping.escape($0)) } ?? "-",
                 row.objectCount.map(String.init) ?? "-",
                 Self.cut(TextEscaping.escape(row.status) + (row.restoreNote.map { ", " + $0 } ?? "")),

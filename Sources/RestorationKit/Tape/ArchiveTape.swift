@@ -15,10 +15,13 @@ final class ArchiveTape: Sendable {
     let classes: [TapeClass]
     /// Why data that announced a property list could not be read as one, by where its bytes are.
     let dataErrors: [TapeBytes.Location: String]
-    /// The file's archive.
+    /// The file's archive, or for a plain property list its root value.
     let root: TapeNode
+    /// Whether the file is a plain property list (no `$archiver`), whose root value `root` is.
+    let isPlainPropertyList: Bool
 
-    init(_ builder: TapeBuilder, root: TapeNode) {
+    init(_ builder: TapeBuilder, root: TapeNode, isPlainPropertyList: Bool = false) {
+        self.isPlainPropertyList = isPlainPropertyList
         nodes = builder.nodes
         source = builder.source
         text = builder.text

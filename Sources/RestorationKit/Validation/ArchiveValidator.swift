@@ -39,6 +39,11 @@ public struct ArchiveValidator: Sendable {
         // deferred state whole.
         let stackSize = DeferredStates.stackSize(for: deferred)
         return DeepStack.run(stackSize: stackSize) {
+            guard archive.kind == .restorationArchive || archive.content == nil else {
+                var findings = Findings()
+                findings.add(SavedStateRules.check(archive))
+                return findings
+            }
             let context = ValidationContext(archive, deferred: deferred, messageLimit: messageLimit)
             // Only the first responders' rule reads the views' paths: gathered only for it.
             let gathersViewPaths = ReferenceRules.firstResponders(of: archive) != nil

@@ -5,7 +5,7 @@ package enum SavedStateDirectory {
     public static let archiveName = "data.data"
     public static let inProgressName = "inprogress.data"
     public static let restorationInfoName = "restorationInfo.plist"
-    static let knownSceneSessions = "KnownSceneSessions"
+    public static let knownSceneSessions = "KnownSceneSessions"
 
     /// The archives in `directory`: its own `data.data`, then each scene session's, sorted;
     /// nil when the directory cannot be read. Whatever is named `data.data` counts, a symbolic
@@ -24,6 +24,25 @@ package enum SavedStateDirectory {
             }
         }
         return found
+    }
+
+    /// Every file in `directory` and in its subfolders one level down (scene sessions,
+    /// `KnownSceneSessions`), in name order, a folder's own files first: what `dump` shows of
+    /// a `.savedState` folder. Nil when the directory cannot be read; a subfolder that cannot
+    /// be read is named in `unreadable`. Entries that are no directory (links, FIFOs) are
+    /// listed, so that reading them says why they are not read; linked folders are not followed.
+    public static func allFiles(in directory: String, unreadable: inout [String]) -> [String]? {
+        guard let entries = DirectoryListing.entries(in: directory) else { return nil }
+        var files = entries.filter { $0.kind != .directory }.map { directory + "/" + $0.name }
+        for folder in entries where folder.kind == .directory {
+            let path = directory + "/" + folder.name
+            guard let inner = DirectoryListing.entries(in: path) else {
+                unreadable.append(path)
+                continue
+            }
+            files += inner.filter { $0.kind != .directory }.map { path + "/" + $0.name }
+        }
+        return files
     }
 
     /// The most a side file is read: each is a dictionary of a key or two.

@@ -19,13 +19,16 @@ public enum ValidationRule: String, Sendable, CaseIterable {
     case interruptedRestore = "interrupted-restore"
     case unreadableSidecar = "unreadable-sidecar"
     case repeatedTopKey = "repeated-top-key"
+    case undecodableUserInfo = "undecodable-user-info"
+    case wrongKey = "wrong-key"
+    case tornRecord = "torn-record"
 
     /// The severities the rule reports with.
     public var severities: String {
         switch self {
         case .classMapUnknownPath: "error/warning"
         case .unlistedObject, .orphanPath, .malformedMetadata, .bundleVersionMismatch, .firstResponderUnknownPath,
-             .pendingDiscard, .interruptedRestore, .unreadableSidecar, .repeatedTopKey: "warning"
+             .pendingDiscard, .interruptedRestore, .unreadableSidecar, .repeatedTopKey, .tornRecord: "warning"
         default: "error"
         }
     }
@@ -52,6 +55,9 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .interruptedRestore: "inprogress.data shows a restore was under way when the app stopped"
         case .unreadableSidecar: "inprogress.data or restorationInfo.plist cannot be read"
         case .repeatedTopKey: "a key appears more than once in the archive's $top"
+        case .undecodableUserInfo: "a scene's saved activity holds user-info data that is not a readable keyed archive"
+        case .wrongKey: "a macOS window's current record does not decrypt with the key windows.plist gives it"
+        case .tornRecord: "a macOS data.data record runs past the end of the file or is cut short"
         }
     }
 
@@ -78,6 +84,9 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .pendingDiscard, .interruptedRestore: ["kRestorationTriesLeft (inprogress.data)"]
         case .unreadableSidecar: ["inprogress.data", "restorationInfo.plist"]
         case .repeatedTopKey: ["every $top key"]
+        case .undecodableUserInfo: [SceneActivity.userInfoDataKey + " (a scene's data.data)"]
+        case .wrongKey: ["NSDataKey and NSWindowID (windows.plist)", "each window's last record (data.data)"]
+        case .tornRecord: ["the record headers of data.data (macOS)"]
         }
     }
 
@@ -105,6 +114,9 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .interruptedRestore: "a restore was under way when the app stopped; UIKit counts the try"
         case .unreadableSidecar: "unknown: the tool cannot tell what UIKit makes of the file"
         case .repeatedTopKey: "NSKeyedUnarchiver reads one of the values, and which one is not known"
+        case .undecodableUserInfo: "UIKit's secure unarchiving of the activity's userInfo fails: the scene is restored without it"
+        case .wrongKey: "the window's state cannot be decrypted with the key AppKit would use: the window is not restored as saved"
+        case .tornRecord: "the record's state cannot be read; every public reader skips such a record"
         }
     }
 }

@@ -1,0 +1,45 @@
+/// macOS 15's `ApplicationMapping.plist`, beside the `<UUID>.savedState` folders of talagent's
+/// daemon container: a flat array in which a dictionary naming an app
+/// (`{unprotected: {bundleIdentifier}}` or `{protected: {signingIdentifier, …}}`) comes just
+/// before that app's folder UUID. See docs/formats/macos-saved-state.md.
+struct ApplicationMapping: Sendable {
+    /// Folder UUID → the app's bundle or signing identifier.
+    private(set) var apps: [String: String] = [:]
+
+    static let fileName = "ApplicationMapping.plist"
+
+    /// The mapping in `directory`, if it has one that can be read (a link is not followed).
+    init?(in directory: String, limits: DecodingLimits) {
+        let path = directory + "/" + Self.fileName
+        guard DirectoryListing.kind(of: path) != nil,
+              let bytes = try? InputFile.read(path, limit: min(limits.maxInputBytes, 16 << 20), followingLinks: false)
+        else { return nil }
+        var state = DecodingState(limits: limits, allowsConcurrency: false)
+        guard let tape = try? state.decodeFile(bytes[...], allowsPlain: true), tape.isPlainPropertyList,
+              case .array(let members) = tape.value(tape.root)
+        else { return nil }
+        var named: String?
+        for member in members {
+            switch member {
+            case .dictionary(let entry):
+                named = Self.identifier(in: entry)
+            case .string(let uuid):
+                if let name = named { apps[uuid] = name }
+                named = nil
+            default:
+                named = nil
+            }
+        }
+    }
+
+    private static func identifier(in entry: ArchiveDictionary) -> String? {
+        for (outer, inner) in [("unprotected", "bundleIdentifier"), ("protected", "signingIdentifier"), ("protected", "bundleIdentifier")] {
+            if case .dictionary(let app)? = entry[outer], let name = app[inner]?.stringValue { return name }
+        }
+        return nil
+    }
+
+    func app(for uuid: String) -> String? {
+        apps[uuid]
+    }
+}

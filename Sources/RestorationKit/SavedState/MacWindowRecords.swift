@@ -1,0 +1,345 @@
+/// macOS AppKit's `data.data`: records appended one after another, each a 16-byte header
+/// (`NSCR1000`, the window id and the record's length, header included, both big-endian u32)
+/// and AES-128-CBC ciphertext under that window's `NSDataKey` (see `MacWindowList`), zero IV.
+///
+/// The plaintext is an envelope: a u32 of unknown meaning, the name's length and the name
+/// (`_NSWindow`), then tagged values (four letters, a big-endian u32 length, the bytes), the
+/// first an `rchv`: the window's keyed archive. See docs/formats/macos-saved-state.md.
+public struct MacWindowRecords: Sendable, Hashable {
+    public struct Record: Sendable, Hashable {
+        public enum Status: Sendable, Hashable {
+            /// Decrypted, its envelope read.
+            case readable
+            /// No key for its window: no windows.plist, no entry with its id, or a key that is no
+            /// 16 bytes of data.
+            case noKey(String)
+            /// Decrypted with its window's key into something that is no envelope.
+            case wrongKey(String)
+            /// Its length runs past the end of the file, is too short for a header, or leaves
+            /// ciphertext that is not whole blocks.
+            case torn(String)
+        }
+
+        /// Where the record starts in the file.
+        public var offset: Int
+        public var windowID: UInt32
+        /// The length the header gives, header included.
+        public var length: Int
+        public var status: Status
+        /// The envelope's name (`_NSWindow`) and first field, once decrypted.
+        public var name: String?
+        public var envelopeField: UInt32?
+        /// The envelope's tagged values by tag, in order: an `rchv` holds the window's archive.
+        public var values: ArchiveFields = .empty
+        /// Whether it is the last record of its window (and name): the window's current state.
+        public var isCurrent = false
+        /// How many records of its window (and name) come before it.
+        public var olderRecords = 0
+    }
+
+    public var records: [Record]
+    /// Bytes at the end that start no record, and why.
+    public var unreadTail: (offset: Int, reason: String)?
+    /// Where the keys came from, in words.
+    public var keySource: String
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.records == rhs.records && lhs.unreadTail?.offset == rhs.unreadTail?.offset
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(records)
+    }
+
+    static let magic: [UInt8] = Array("NSCR1000".utf8)
+    static let headerSize = 16
+    /// The longest envelope name accepted: mac_apt rejects longer ones as a wrong key.
+    static let maximumNameLength = 64
+    /// The values a record costs against `DecodingLimits.maxNodes` before its archive: what
+    /// showing its header takes.
+    static let nodesPerRecord = 8
+
+    /// Whether `bytes` start as a record file does.
+    static func starts(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.count >= 8 && bytes.prefix(8).elementsEqual(magic)
+    }
+
+    /// Reads the records of `bytes`, decrypting each with its window's key from `windows` (nil
+    /// when there is no windows.plist to read), within `limits`: every record counts against
+    /// the values, and the archives they hold are decoded as nested archives of one file.
+    ///
+    /// Every record's first blocks are decrypted, which hold its envelope's name (the name tells
+    /// which record is current) and show whether the key fits; the records shown (each
+    /// window's current one, or all `includingHistory`) are decrypted whole and their values
+    /// decoded. An older record is thus checked by its first blocks unless `includingHistory`.
+    static func read(_ bytes: ArraySlice<UInt8>, windows: MacWindowList?, keySource: String, limits: DecodingLimits, includingHistory: Bool = true) throws(ArchiveError) -> MacWindowRecords {
+        var state = DecodingState(limits: limits, allowsConcurrency: false)
+        var (records, ciphertexts, tail) = try headers(bytes, windows: windows, &state)
+        // The envelopes' heads, from the first blocks.
+        var head: [UInt8] = []
+        for index in records.indices {
+            guard let ciphertext = ciphertexts[index] else { continue }
+            head.removeAll(keepingCapacity: true)
+            let key = windows!.entry(for: records[index].windowID)!.dataKey!
+            guard WindowRecordCipher.decrypt(ciphertext.prefix(headBytes), key: key, appendingTo: &head) else {
+                records[index].status = .wrongKey("the cipher refused it")
+                ciphertexts[index] = nil
+                continue
+            }
+            switch envelopeHead(head, plaintextCount: ciphertext.count) {
+            case .failure(let problem):
+                records[index].status = .wrongKey(problem.reason)
+                ciphertexts[index] = nil
+            case .success(let (field, name)):
+                records[index].envelopeField = field
+                records[index].name = name
+            }
+        }
+        markCurrent(&records)
+        // The records shown, decrypted whole into one buffer, their values decoded as nested
+        // archives over it.
+        let shown = records.indices.filter { ciphertexts[$0] != nil && (includingHistory || records[$0].isCurrent) }
+        var plaintext: [UInt8] = []
+        plaintext.reserveCapacity(shown.reduce(0) { $0 + ciphertexts[$1]!.count })
+        var envelopes: [(index: Int, envelope: Envelope)] = []
+        for index in shown {
+            let before = plaintext.count
+            let key = windows!.entry(for: records[index].windowID)!.dataKey!
+            guard WindowRecordCipher.decrypt(ciphertexts[index]!, key: key, appendingTo: &plaintext) else {
+                records[index].status = .wrongKey("the cipher refused it")
+                continue
+            }
+            switch envelope(plaintext, before..<plaintext.count) {
+            case .failure(let problem): records[index].status = .wrongKey(problem.reason)
+            case .success(let envelope): envelopes.append((index, envelope))
+            }
+        }
+        state.tape.source = plaintext[...]
+        var nodes: [(index: Int, tags: [String], nodes: [TapeNode])] = []
+        for (index, envelope) in envelopes {
+            state.location = [state.tape.string("window \(records[index].windowID), record at byte \(records[index].offset)")]
+            var decoded: [TapeNode] = []
+            for (_, range) in envelope.values {
+                decoded.append(try NestedArchiveReader(archiveDepth: 0, inSource: true).value(of: plaintext[range], depth: 1, &state))
+            }
+            nodes.append((index, envelope.values.map(\.tag), decoded))
+        }
+        let tape = ArchiveTape(state.tape, root: .null)
+        for (index, tags, decoded) in nodes {
+            records[index].values = ArchiveFields(keys: tags, values: decoded.map { tape.value($0) })
+        }
+        return MacWindowRecords(records: records, unreadTail: tail, keySource: keySource)
+    }
+
+    /// How much of a record is decrypted to read its envelope's head: the two words, a name of
+    /// at most `maximumNameLength` bytes, the first tag and length, and 8 bytes of its value.
+    static let headBytes = 96
+
+    /// The records' headers: each record with what is known before decrypting it, the
+    /// ciphertext of those that have a key, and bytes at the end that start no record.
+    private static func headers(
+        _ bytes: ArraySlice<UInt8>, windows: MacWindowList?, _ state: inout DecodingState
+    ) throws(ArchiveError) -> ([Record], [ArraySlice<UInt8>?], (offset: Int, reason: String)?) {
+        var records: [Record] = []
+        var ciphertexts: [ArraySlice<UInt8>?] = []
+        var offset = bytes.startIndex
+        var tail: (Int, String)?
+        while bytes.endIndex - offset >= headerSize {
+            let start = offset - bytes.startIndex
+            guard bytes[offset..<(offset + 8)].elementsEqual(magic) else {
+                tail = (start, "\(bytes.endIndex - offset) bytes from byte \(start) on do not start a record (no NSCR1000): not read")
+                break
+            }
+            try state.consume(nodesPerRecord)
+            let windowID = bigEndian(bytes, offset + 8)
+            let length = Int(bigEndian(bytes, offset + 12))
+            var record = Record(offset: start, windowID: windowID, length: length, status: .readable)
+            guard length > headerSize, length <= bytes.endIndex - offset else {
+                record.status = .torn(length <= headerSize
+                    ? "its length of \(length) bytes leaves no room for ciphertext after the 16-byte header"
+                    : "its length of \(length) bytes runs past the end of the file, \(bytes.endIndex - offset) bytes from its start")
+                records.append(record)
+                ciphertexts.append(nil)
+                return (records, ciphertexts, nil)
+            }
+            let ciphertext = bytes[(offset + headerSize)..<(offset + length)]
+            offset += length
+            var readable: ArraySlice<UInt8>?
+            if ciphertext.count % 16 != 0 {
+                record.status = .torn("its \(ciphertext.count) bytes of ciphertext are not a whole number of 16-byte AES blocks")
+            } else if let problem = keyProblem(windowID, windows) {
+                record.status = .noKey(problem)
+            } else {
+                readable = ciphertext
+            }
+            records.append(record)
+            ciphertexts.append(readable)
+        }
+        if tail == nil, offset < bytes.endIndex {
+            let start = offset - bytes.startIndex
+            tail = (start, "the last \(bytes.endIndex - offset) bytes, from byte \(start), are too few for a record's 16-byte header: not read")
+        }
+        return (records, ciphertexts, tail)
+    }
+
+    private static func bigEndian(_ bytes: ArraySlice<UInt8>, _ at: Int) -> UInt32 {
+        bytes[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// Why the records of `windowID` cannot be decrypted, or nil when there is a key.
+    private static func keyProblem(_ windowID: UInt32, _ windows: MacWindowList?) -> String? {
+        guard let windows else { return "there is no windows.plist to take its key from" }
+        guard let entry = windows.entry(for: windowID) else { return "windows.plist has no entry with NSWindowID \(windowID) (keys are replaced as windows close)" }
+        guard let key = entry.dataKey else { return "its windows.plist entry has no NSDataKey data" }
+        guard key.count == 16 else { return "its NSDataKey is \(key.count) bytes, not 16" }
+        return nil
+    }
+
+    private struct Envelope {
+        var field: UInt32
+        var name: String
+        var values: [(tag: String, range: Range<Int>)]
+    }
+
+    private struct EnvelopeProblem: Error {
+        var reason: String
+    }
+
+    /// The envelope of a decrypted record, or why the plaintext is none: the check that tells
+    /// a wrong key (a sane name length, `rchv` first, a binary property list in it).
+    private static func envelope(_ plaintext: [UInt8], _ range: Range<Int>) -> Result<Envelope, EnvelopeProblem> {
+        let bytes = plaintext[range]
+        func word(_ at: Int) -> UInt32 { bigEndian(bytes, at) }
+        guard bytes.count >= 8 else { return .failure(EnvelopeProblem(reason: "its plaintext is too short for an envelope")) }
+        let nameLength = Int(word(range.lowerBound + 4))
+        guard nameLength <= maximumNameLength, 8 + nameLength + 8 <= bytes.count else {
+            return .failure(EnvelopeProblem(reason: "its plaintext gives a name of \(nameLength) bytes, not an envelope's (the key does not fit)"))
+        }
+        let nameStart = range.lowerBound + 8
+        let name = String(decoding: bytes[nameStart..<(nameStart + nameLength)], as: UTF8.self)
+        var values: [(String, Range<Int>)] = []
+        var position = nameStart + nameLength
+        while range.upperBound - position >= 8 {
+            let tagBytes = bytes[position..<(position + 4)]
+            guard tagBytes.allSatisfy({ (0x20...0x7e).contains($0) }) else { break }
+            let length = Int(word(position + 4))
+            guard length <= range.upperBound - position - 8 else { break }
+            values.append((String(decoding: tagBytes, as: UTF8.self), (position + 8)..<(position + 8 + length)))
+            position += 8 + length
+        }
+        guard let first = values.first, first.0 == "rchv" else {
+            return .failure(EnvelopeProblem(reason: "its plaintext has no rchv value after the name (the key does not fit)"))
+        }
+        guard bytes[first.1].starts(with: "bplist00".utf8) else {
+            return .failure(EnvelopeProblem(reason: "its rchv value is not a binary property list (the key does not fit)"))
+        }
+        return .success(Envelope(field: word(range.lowerBound), name: name, values: values))
+    }
+
+    /// The first field and name of an envelope from its first blocks, or why they are none of
+    /// an envelope's: the checks of `envelope(_:_:)` that the first `headBytes` bytes allow.
+    private static func envelopeHead(_ head: [UInt8], plaintextCount: Int) -> Result<(UInt32, String), EnvelopeProblem> {
+        guard head.count >= 8 else { return .failure(EnvelopeProblem(reason: "its plaintext is too short for an envelope")) }
+        let nameLength = Int(bigEndian(head[...], 4))
+        guard nameLength <= maximumNameLength, 8 + nameLength + 8 <= plaintextCount else {
+            return .failure(EnvelopeProblem(reason: "its plaintext gives a name of \(nameLength) bytes, not an envelope's (the key does not fit)"))
+        }
+        let tagStart = 8 + nameLength
+        guard head[tagStart..<(tagStart + 4)].elementsEqual("rchv".utf8) else {
+            return .failure(EnvelopeProblem(reason: "its plaintext has no rchv value after the name (the key does not fit)"))
+        }
+        let archiveLength = Int(bigEndian(head[...], tagStart + 4))
+        let archiveStart = tagStart + 8
+        guard archiveLength <= plaintextCount - archiveStart else {
+            return .failure(EnvelopeProblem(reason: "its plaintext has no rchv value after the name (the key does not fit)"))
+        }
+        guard archiveLength >= 8, head[archiveStart..<min(head.count, archiveStart + 8)].elementsEqual("bplist00".utf8) else {
+            return .failure(EnvelopeProblem(reason: "its rchv value is not a binary property list (the key does not fit)"))
+        }
+        return .success((bigEndian(head[...], 0), String(decoding: head[8..<tagStart], as: UTF8.self)))
+    }
+
+    /// Marks each window's (and name's) last record current and counts the records before it.
+    private static func markCurrent(_ records: inout [Record]) {
+        struct Group: Hashable {
+            var windowID: UInt32
+            var name: String?
+        }
+        var last: [Group: Int] = [:]
+        var counts: [Group: Int] = [:]
+        for (index, record) in records.enumerated() {
+            let group = Group(windowID: record.windowID, name: record.name)
+            last[group] = index
+            counts[group, default: 0] += 1
+        }
+        for (group, index) in last {
+            records[index].isCurrent = true
+            records[index].olderRecords = counts[group]! - 1
+        }
+    }
+}
+
+extension MacWindowRecords.Record {
+    /// How a key names the record: `window <id>`, with its name when it is not `_NSWindow`,
+    /// and for an older record where it is.
+    var label: String {
+        var label = "window \(windowID)"
+        if let name, name != "_NSWindow" { label += " " + name }
+        if !isCurrent { label += " (older record at byte \(offset))" }
+        return label
+    }
+
+    /// The record as `dump` shows it: where it is, whether it could be read (and why not), the
+    /// envelope's name and first field, then its values by tag.
+    var shownValue: ArchiveValue {
+        var entries: [ArchiveDictionary.Entry] = [
+            .init(key: .string("recordOffset"), value: .integer(Int128(offset))),
+            .init(key: .string("recordLength"), value: .integer(Int128(length))),
+            .init(key: .string("windowID"), value: .integer(Int128(windowID))),
+        ]
+        if isCurrent { entries.append(.init(key: .string("olderRecords"), value: .integer(Int128(olderRecords)))) }
+        let status: String
+        switch self.status {
+        case .readable: status = "readable"
+        case .noKey(let why): status = "no key: " + why
+        case .wrongKey(let why): status = "wrong key: " + why
+        case .torn(let why): status = "torn: " + why
+        }
+        entries.append(.init(key: .string("status"), value: .string(status)))
+        if let name { entries.append(.init(key: .string("name"), value: .string(name))) }
+        if let envelopeField { entries.append(.init(key: .string("envelopeField"), value: .integer(Int128(envelopeField)))) }
+        for (tag, value) in values.entries { entries.append(.init(key: .string(tag), value: value)) }
+        return .dictionary(ArchiveDictionary(entries: entries))
+    }
+}
+
+extension MacWindowRecords {
+    /// The records as the fields `dump` shows: each window's current record, in file order,
+    /// and the older ones too with `includingHistory`.
+    func shownFields(includingHistory: Bool) -> ArchiveFields {
+        let shown = records.filter { includingHistory || $0.isCurrent }
+        return ArchiveFields(keys: shown.map(\.label), values: shown.map(\.shownValue))
+    }
+
+    /// What `dump` notes about the records.
+    func notes(includingHistory: Bool) -> [String] {
+        let windows = Set(records.map(\.windowID)).count
+        let older = records.filter { !$0.isCurrent }.count
+        var summary = "\(SavedStateKind.macWindowRecords.summary): \(records.count) \(records.count == 1 ? "record" : "records") of \(windows) \(windows == 1 ? "window" : "windows"); the last record of each window is its current state"
+        if older > 0 {
+            let olderWords = older == 1 ? "1 older one" : "\(older) older ones"
+            summary += includingHistory ? " (\(olderWords) shown too)" : " (\(olderWords) not shown: --history shows \(older == 1 ? "it" : "them"))"
+        }
+        var notes = [summary, keySource]
+        for record in records where record.isCurrent || includingHistory {
+            switch record.status {
+            case .readable: continue
+            case .noKey(let why): notes.append("\(record.label) (record at byte \(record.offset)) cannot be decrypted: \(why)")
+            case .wrongKey(let why): notes.append("\(record.label) (record at byte \(record.offset)) does not decrypt with its key: \(why)")
+            case .torn(let why): notes.append("\(record.label) (record at byte \(record.offset)) is torn: \(why)")
+            }
+        }
+        if let unreadTail { notes.append(unreadTail.reason) }
+        return notes
+    }
+}

@@ -1,0 +1,107 @@
+/// Reads any file of a `.savedState` folder, iOS or macOS, into the model every command reads:
+/// a keyed archive as it is, any other file shown as one (its content as the archive's keys,
+/// what it is in notes; see `RestorationArchive.kind`).
+package enum SavedStateReading {
+    /// Options for files of other kinds than keyed archives.
+    package struct Options: Sendable {
+        /// Whether older records of a macOS window are shown, not only its current one.
+        package var includesHistory = false
+
+        package init(includesHistory: Bool = false) {
+            self.includesHistory = includesHistory
+        }
+    }
+
+    /// A file told apart before it is read as a property list: macOS window records, or a
+    /// window snapshot (by its name, `window_<N>.data`). Nil for any other file.
+    static func readUnlessPropertyList(bytes: ArraySlice<UInt8>, path: String?, limits: DecodingLimits, options: Options) throws(ArchiveError) -> (RestorationArchive, DeferredStates)? {
+        if MacWindowRecords.starts(bytes) {
+            let (windows, source) = windowList(besides: path, limits: limits)
+            let records = try MacWindowRecords.read(bytes, windows: windows, keySource: source, limits: limits, includingHistory: options.includesHistory)
+            return DeferredStates.shown(
+                kind: .macWindowRecords, content: .windowRecords(records), fields: records.shownFields(includingHistory: options.includesHistory),
+                notes: records.notes(includingHistory: options.includesHistory), limits: limits)
+        }
+        if let path, isSnapshotName(path), (try? PropertyListReader.format(of: bytes)) == nil {
+            let note = "\(SavedStateKind.macWindowSnapshot.summary) (\(bytes.count) bytes): AppKit encrypts snapshots with a key kept in the keychain, not in windows.plist, so it cannot be read offline"
+            return DeferredStates.shown(kind: .macWindowSnapshot, content: .windowSnapshot(bytes.count), fields: .empty, notes: [note], limits: limits)
+        }
+        return nil
+    }
+
+    /// A plain property list decoded on `tape`, shown as what it holds.
+    static func plain(_ tape: ArchiveTape, path: String?, limits: DecodingLimits) -> (RestorationArchive, DeferredStates) {
+        let root = tape.value(tape.root)
+        if let activity = SceneActivity(root: root) {
+            return DeferredStates.shown(kind: .sceneActivity, content: .sceneActivity(activity), fields: fields(of: root), notes: activity.notes, limits: limits)
+        }
+        if let list = MacWindowList(root: root) {
+            return DeferredStates.shown(kind: .macWindowList, content: .windowList(list), fields: list.shownFields, notes: list.notes, limits: limits)
+        }
+        if let path, isKnownSceneSessionsPath(path), case .dictionary(let dictionary) = root {
+            let sessions = dictionary.entries.compactMap(\.key.stringValue)
+            let note = "\(SavedStateKind.knownSceneSessions.summary): \(sessions.count) \(sessions.count == 1 ? "session" : "sessions"), keyed by persistent identifier; keyed archives in the values are decoded"
+            return DeferredStates.shown(kind: .knownSceneSessions, content: .knownSceneSessions(sessions), fields: fields(of: root), notes: [note], limits: limits)
+        }
+        var note = "\(SavedStateKind.propertyList.summary) (no $archiver): shown with the keyed archives in its data decoded"
+        if root.dictionaryFields == nil { note += "; its root is \(root.kindDescription), shown under \(rootKey)" }
+        return DeferredStates.shown(kind: .propertyList, content: nil, fields: fields(of: root), notes: [note], limits: limits)
+    }
+
+    /// The key a root that is no string-keyed dictionary is shown under.
+    static let rootKey = "(root)"
+
+    private static func fields(of root: ArchiveValue) -> ArchiveFields {
+        root.dictionaryFields ?? ArchiveFields(keys: [rootKey], values: [root])
+    }
+
+    /// `windows.plist` in the folder of `path`, and where the keys came from, in words.
+    static func windowList(besides path: String?, limits: DecodingLimits) -> (MacWindowList?, String) {
+        guard let path, path != "-" else { return (nil, "read from standard input: no windows.plist to take the keys from, so no record can be decrypted") }
+        let folder = self.folder(of: path)
+        let listPath = (folder.isEmpty ? "" : folder + "/") + "windows.plist"
+        guard DirectoryListing.kind(of: listPath) != nil else {
+            return (nil, "no windows.plist beside this file: the records cannot be decrypted without the keys it holds")
+        }
+        do throws(ArchiveError) {
+            let bytes = try InputFile.read(listPath, limit: limits.maxInputBytes, followingLinks: false)
+            var state = DecodingState(limits: limits, allowsConcurrency: false)
+            let tape = try state.decodeFile(bytes[...], allowsPlain: true)
+            guard tape.isPlainPropertyList, let list = MacWindowList(root: tape.value(tape.root)) else {
+                return (nil, "windows.plist beside this file is no list of windows: the records cannot be decrypted")
+            }
+            return (list, "keys from windows.plist beside this file (\(list.entries.count) \(list.entries.count == 1 ? "entry" : "entries"))")
+        } catch {
+            return (nil, "windows.plist beside this file cannot be read (\(error.description)): the records cannot be decrypted")
+        }
+    }
+
+    /// The folder `path` is in ("" for a bare name).
+    static func folder(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+
+    static func isSnapshotName(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard name.hasPrefix("window_"), name.hasSuffix(".data") else { return false }
+        let number = name.dropFirst("window_".count).dropLast(".data".count)
+        return !number.isEmpty && number.allSatisfy(\.isASCIIDigit)
+    }
+
+    static func isKnownSceneSessionsPath(_ path: String) -> Bool {
+        let components = path.split(separator: "/")
+        return components.count >= 2 && components.last == "data.data" && components[components.count - 2] == "KnownSceneSessions"
+    }
+}
+
+extension ArchiveValue {
+    /// A dictionary's entries as fields, when every key is a string.
+    var dictionaryFields: ArchiveFields? {
+        if case .dictionary(let dictionary) = self { return dictionary.stringKeyed }
+        return nil
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

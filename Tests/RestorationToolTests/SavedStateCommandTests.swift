@@ -1,0 +1,126 @@
+import Foundation
+import XCTest
+
+/// Every command on the files of a `.savedState` folder other than UIKit's archive: scene
+/// sessions and macOS window state (Fixtures/saved_state.py).
+final class SavedStateCommandTests: XCTestCase {
+    private let scenes = "Fixtures/scenes/com.example.notes.savedState"
+    private let terminalA = "Fixtures/macos/a/com.apple.Terminal.savedState"
+    private let terminalB = "Fixtures/macos/b/com.apple.Terminal.savedState"
+
+    private func json(_ run: ToolRun) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+    }
+
+    func testDumpOfAFolderShowsEveryFile() throws {
+        let run = try ToolRunner.run(["dump", "--json", scenes + "/"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let documents = try XCTUnwrap(try json(run) as? [[String: Any]])
+        XCTAssertEqual(documents.map { $0["kind"] as? String }, ["sceneActivity", "propertyList", "sceneActivity", "sceneActivity", "propertyList", "knownSceneSessions"])
+        let text = try ToolRunner.run(["dump", terminalA])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertEqual(text.stdout.components(separatedBy: "\nFile: ").count, 3, "data.data, window_1.data, windows.plist")
+        XCTAssertTrue(text.stdout.contains("Note: a macOS window snapshot (96 bytes)"))
+    }
+
+    func testHistoryShowsOlderRecords() throws {
+        let current = try ToolRunner.run(["dump", terminalA + "/data.data"])
+        XCTAssertFalse(current.stdout.contains("older record at byte"))
+        XCTAssertTrue(current.stdout.contains("(1 older one not shown: --history shows it)"))
+        let history = try ToolRunner.run(["dump", "--history", terminalA + "/data.data"])
+        XCTAssertTrue(history.stdout.contains("    window 1 (older record at byte 0)....Dictionary"), history.stdout)
+        XCTAssertTrue(history.stdout.contains("\"zsh — 80×24\""))
+    }
+
+    func testWithoutWindowsPlistNothingIsDecrypted() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: ToolRunner.fixture("macos/a/com.apple.Terminal.savedState/data.data")))
+        let run = try ToolRunner.run(["dump", "-"], input: bytes)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("Note: read from standard input: no windows.plist to take the keys from"))
+        XCTAssertFalse(run.stdout.contains("rchv"))
+    }
+
+    /// A windows.plist that is a symbolic link is not followed: its keys are not taken.
+    func testALinkedWindowsPlistIsNotFollowed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("linked-\(UUID().uuidString).savedState")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: ToolRunner.fixture("macos/a/com.apple.Terminal.savedState/data.data"), toPath: folder.appendingPathComponent("data.data").path)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("windows.plist").path,
+                                                   withDestinationPath: ToolRunner.fixture("macos/a/com.apple.Terminal.savedState/windows.plist"))
+        let run = try ToolRunner.run(["dump", folder.appendingPathComponent("data.data").path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("windows.plist beside this file cannot be read (is a symbolic link, which is not followed)"), run.stdout)
+    }
+
+    func testValidateOfAFileAndOfItsFolderAgree() throws {
+        let broken = scenes + "/9A8B7C6D-5E4F-4A3B-8C2D-1E0F9A8B7C6D/data.data"
+        let file = try ToolRunner.run(["validate", broken])
+        let folder = try ToolRunner.run(["validate", scenes])
+        XCTAssertEqual(file.status, 1)
+        XCTAssertEqual(folder.status, 1)
+        let fileLines = file.stdout.split(separator: "\n")
+        XCTAssertFalse(fileLines.isEmpty)
+        for line in fileLines { XCTAssertTrue(folder.stdout.contains(line), "\(line) missing from the folder's report") }
+        XCTAssertEqual(try ToolRunner.run(["validate", terminalA]).status, 0)
+        // A plain property list has nothing to validate, given alone or in its folder.
+        let plain = try ToolRunner.run(["validate", scenes + "/5E1F8C2A-3B4D-4E6F-8A9B-0C1D2E3F4A5B/userInfo.data"])
+        XCTAssertEqual(plain.status, 0)
+        XCTAssertTrue(plain.stderr.contains("note: skipped: a plain property list, which has nothing to validate"), plain.stderr)
+    }
+
+    func testTreeDrawsWindowsAndPassesOverPlainFilesOfAFolder() throws {
+        let run = try ToolRunner.run(["tree", terminalA + "/data.data"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, """
+            window 2 "Notes"
+            window 7  [no state: no key: windows.plist has no entry with NSWindowID 7 (keys are replaced as windows close)]
+            window 1 "zsh — 120×40" (1 older record)
+            3 objects, 0 views, 0 dangling references
+
+            """)
+        let folder = try ToolRunner.run(["tree", scenes])
+        XCTAssertEqual(folder.status, 0, folder.stderr)
+        XCTAssertTrue(folder.stderr.contains("userInfo.data: note: skipped: a plain property list has no windows, scenes or objects to draw"), folder.stderr)
+        XCTAssertTrue(folder.stdout.contains("activity com.example.notes.viewing \"Groceries\""))
+        let alone = try ToolRunner.run(["tree", "Fixtures/plain.plist"])
+        XCTAssertEqual(alone.status, 2)
+    }
+
+    func testDiffOfTwoFoldersAsDiffR() throws {
+        let run = try ToolRunner.run(["diff", terminalA, terminalB])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stdout.contains("~ appState.\"window 2\".rchv.NSTitle: \"Notes\" → \"Notes — edited\""), run.stdout)
+        XCTAssertTrue(run.stdout.contains("+++ \(terminalB)/windows.plist"))
+        XCTAssertEqual(try ToolRunner.run(["diff", terminalA, terminalA]).stdout, "")
+        XCTAssertEqual(try ToolRunner.run(["diff", terminalA, terminalA]).status, 0)
+        let other = try ToolRunner.run(["diff", terminalA, scenes])
+        XCTAssertEqual(other.status, 1)
+        XCTAssertTrue(other.stdout.contains("Only in \(terminalA): windows.plist\n"), other.stdout)
+        XCTAssertTrue(other.stdout.contains("Only in \(scenes): KnownSceneSessions/data.data\n"), other.stdout)
+        let documents = try XCTUnwrap(try json(try ToolRunner.run(["diff", "--json", terminalA, scenes])) as? [[String: Any]])
+        XCTAssertEqual(documents.filter { $0["only"] as? String == "a" }.count, 3)
+        XCTAssertEqual(documents.filter { $0["only"] as? String == "b" }.count, 6)
+        // Files of two kinds are not compared.
+        let kinds = try ToolRunner.run(["diff", terminalA + "/windows.plist", terminalA + "/data.data"])
+        XCTAssertEqual(kinds.status, 2)
+        XCTAssertTrue(kinds.stderr.hasSuffix("nothing to compare\n"), kinds.stderr)
+    }
+
+    func testScanGivesARowPerWindowAndSessionAndNamesDaemonContainers() throws {
+        let run = try ToolRunner.run(["scan", "--format", "json", "Fixtures/macos", scenes])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let document = try XCTUnwrap(try json(run) as? [String: Any])
+        let rows = try XCTUnwrap(document["archives"] as? [[String: Any]])
+        let windows = rows.filter { $0["kind"] as? String == "macWindowRecords" }
+        XCTAssertEqual(windows.count, 9, "three windows in each of three folders")
+        // macOS 15's folder is named by its UUID and mapped to the app.
+        let daemon = windows.filter { ($0["path"] as? String)?.contains("Daemon Containers") == true }
+        XCTAssertEqual(Set(daemon.compactMap { $0["bundleIdentifier"] as? String }), ["com.apple.Terminal"])
+        XCTAssertEqual(Set(windows.compactMap { $0["window"] as? String }), ["window 1 zsh — 120×40", "window 2 Notes", "window 2 Notes — edited", "window 7"])
+        let sessions = rows.filter { ($0["bundleIdentifier"] as? String) == "com.example.notes" }
+        XCTAssertEqual(sessions.compactMap { $0["sceneSession"] as? String }.count, 5, "one row per scene session")
+        XCTAssertEqual(sessions.filter { $0["status"] as? String == "invalid" }.count, 1)
+        XCTAssertEqual(sessions.filter { $0["status"] as? String == "skipped" }.count, 2, "a session without activity, one listed without a folder")
+    }
+}
