@@ -887,6 +887,20 @@ def repeated_view_data_archive():
     return binary(archive_from_parts(parts))
 
 
+def repeated_children_archive(second):
+    """clean.data with the first navigation controller's state holding kUIViewControllerChildrenKey
+    twice (hand-written: plistlib cannot repeat a key): its list as UIKit writes it, then
+    `second`."""
+    parts = clean_archive_parts()
+    state = view_controller_state(kUIViewControllerChildrenKey=[LIST])
+    state["second children"] = second
+    tree = keyed_archive(state)
+    tree["$top"] = Pairs([("kUIViewControllerChildrenKey" if key == "second children" else key, value)
+                          for key, value in tree["$top"].items()])
+    parts["entries"][NAV0] = write_bplist(flatten(tree))
+    return binary(archive_from_parts(parts))
+
+
 def saved_state_directory(archive_bytes, tries_left):
     """A <bundle-id>.savedState directory: data.data plus the two plists UIKit keeps beside it."""
     return {
@@ -1491,6 +1505,10 @@ def validate_files():
         files[rule + ".data"] = binary(archive_from_parts(parts()))
     files["repeated-top-key.data"] = repeated_top_key_archive()
     files["repeated-view-data.data"] = repeated_view_data_archive()
+    # The second list the same as the first: the repeat is the one finding. Then a second list
+    # naming a path no object was saved under, which is checked as the first is.
+    files["repeated-state-key.data"] = repeated_children_archive([LIST])
+    files["repeated-children.data"] = repeated_children_archive([NAV0 + "/:[1]:/GoneViewController"])
     directories = {directory: saved_state_directory(clean, tries_left)
                    for directory, tries_left in (("pending-discard", 0), ("last-try", 1), ("interrupted-restore", 3))}
     directories["unreadable-sidecar"] = unreadable_sidecars_directory(clean)
@@ -1511,6 +1529,10 @@ def diff_files():
     files["reordered-keys.data"] = write_top_unsorted(reordered_keys_tree())
     clean = archive_from_parts(clean_archive_parts())
     files["xml-twin.xml"] = plistlib.dumps(uids_to_cf_dicts(clean), fmt=plistlib.FMT_XML)
+    # validate/undecodable-state.data in XML: its damaged entry's bytes are the same, read from
+    # base64 instead of lying 1 750 bytes into the file.
+    damaged = archive_from_parts(RULE_VARIANTS["undecodable-state"]())
+    files["undecodable-state-twin.xml"] = plistlib.dumps(uids_to_cf_dicts(damaged), fmt=plistlib.FMT_XML)
     return {"diff/" + name: data for name, data in files.items()}
 
 

@@ -59,9 +59,12 @@ struct Scan: ParsableCommand {
         let result = DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) {
             ArchiveScanner(limits: decoding.limits, maxDirectoryDepth: maxDirectoryDepth).scan(roots)
         }
-        for root in result.unreadable {
-            Console.error(file: root, !DirectoryListing.exists(root) ? "no such directory"
-                : DirectoryListing.isDirectory(root) ? "cannot read this directory" : "not a directory (scan searches directories; validate or dump read a file)")
+        for (path, reason) in result.unreadable {
+            let isFile = DirectoryListing.exists(path) && !DirectoryListing.isDirectory(path)
+            Console.error(file: path, isFile ? "not a directory (scan searches directories; validate or dump read a file)" : "cannot read this directory: " + reason)
+        }
+        for (root, count, first) in result.notSearched {
+            Console.warning(file: root, "\(count) \(count == 1 ? "directory" : "directories") \(maxDirectoryDepth) levels down, \(RawPath.display(first)) the first, not searched (--max-directory-depth)")
         }
         guard write(result.rows, directories: roots) else { throw ExitCode(ExitStatus.unreadable) }
         // Warnings about the files beside each archive (a pending discard, say) go with the

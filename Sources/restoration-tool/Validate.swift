@@ -75,10 +75,15 @@ struct Validate: ParsableCommand {
             let input = Self.trimmingTrailingSlashes(argument)
             let archives: [(path: String, sidecarFolders: [String])]
             if input != "-", DirectoryListing.isDirectory(input) {
-                guard let found = SavedStateDirectory.archives(in: input) else {
-                    Console.error(file: input, "cannot read this directory")
+                var unreadableFolders: [(path: String, reason: String)] = []
+                guard let found = SavedStateDirectory.archives(in: input, unreadable: &unreadableFolders) else {
+                    Console.error(file: input, "cannot read this directory: " + (DirectoryListing.failureReason(input) ?? "it changed while it was read"))
                     status = max(status, ExitStatus.unreadable)
                     continue
+                }
+                for (folder, reason) in unreadableFolders {
+                    Console.error(file: folder, "cannot read this scene-session folder: " + reason)
+                    status = max(status, ExitStatus.unreadable)
                 }
                 archives = found.map { path in
                     // A scene's own folder first, then the .savedState folder above it.

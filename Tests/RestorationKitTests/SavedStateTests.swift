@@ -211,9 +211,10 @@ final class SavedStateTests: XCTestCase {
     /// A million records of 32 bytes: each costs values against the limit, which stops the file
     /// before its records cost more memory than the limit allows.
     func testAMillionTinyRecordsAreBounded() throws {
+        let record = header(1, 32) + [UInt8](repeating: 0, count: 16)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(32 << 20)
-        for id in 0..<UInt32(1_000_000) { bytes += header(id, 32) + [UInt8](repeating: 0, count: 16) }
+        bytes.reserveCapacity(32 * 1_000_000)
+        for _ in 0..<1_000_000 { bytes.append(contentsOf: record) }
         XCTAssertThrowsError(try read(bytes)) { error in
             XCTAssertEqual((error as? ArchiveError)?.kind, .limitExceeded)
         }

@@ -79,3 +79,21 @@ final class ScanDelimitedFormatterTests: XCTestCase {
         }
     }
 }
+
+final class ScanOrderTests: XCTestCase {
+    /// Newest first; a time that is no number (NaN) or infinite sorts with the rows that have
+    /// none, last, by path: the order does not depend on where such a row started.
+    func testRowsWithoutAFiniteTimeComeLast() {
+        let times: [Double?] = [900_000_000, .nan, 300_000_000, nil, 700_000_000, .infinity]
+        for rotation in times.indices {
+            var rows = times.indices.map { index in
+                var row = ScanRow(path: "p\(index)", bundleIdentifier: "b", sceneSession: nil)
+                row.timestamp = times[index]
+                return row
+            }
+            rows = Array(rows[rotation...] + rows[..<rotation])
+            rows.sort(by: ScanRow.newestFirst)
+            XCTAssertEqual(rows.map(\.path), ["p0", "p4", "p2", "p1", "p3", "p5"], "starting at \(rotation)")
+        }
+    }
+}

@@ -55,12 +55,38 @@ final class XMLPropertyListReaderTests: XCTestCase {
             ("2014-07-06T16:05:18.25Z", 426_355_518.25),
             ("2000-12-31T23:59:59.5Z", -0.5),
             ("1970-01-01T00:00:00.123456Z", -978_307_199.876544),
+            ("2024-02-29T09:41:59Z", 730_892_519),
         ]
         for (text, seconds) in cases {
             XCTAssertEqual(try read("<date>\(text)</date>"), .date(seconds), text)
         }
         for text in ["2014-07-06", "2014-13-01T00:00:00Z", "2014-07-06T16:05:18", "2014-07-06T16:05:18+01:00"] {
             XCTAssertThrowsError(try read("<date>\(text)</date>"), text)
+        }
+        // Days a month does not have, a 60th second, and a fraction finer than the double holds
+        // are refused as month 13 is, not shown as another instant.
+        for text in ["2024-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2014-07-06T09:41:60Z", "2014-07-06T16:05:18.123456789Z"] {
+            XCTAssertThrowsError(try read("<date>\(text)</date>"), text)
+        }
+    }
+
+    /// Text an error quotes is cut in its middle: a megabyte of it makes a line of at most a
+    /// few hundred characters, which still says what and where.
+    func testErrorsQuoteAtMostAFewHundredCharacters() throws {
+        let long = String(repeating: "9", count: 1 << 20)
+        XCTAssertThrowsError(try read("<date>\(long)</date>")) { error in
+            let text = (error as! PropertyListError).description
+            XCTAssertLessThan(text.utf8.count, 500)
+            XCTAssertTrue(text.contains("<date> holds '9999"), text)
+            XCTAssertTrue(text.contains(" … ") && text.hasSuffix(")") && text.contains("(at byte "), text)
+        }
+        let archiver = "<dict><key>$archiver</key><string>\(String(repeating: "é", count: 1 << 19))</string><key>$top</key><dict/><key>$objects</key><array/></dict>"
+        let document = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">\(archiver)</plist>"
+        XCTAssertThrowsError(try KeyedArchiveDecoder().decode(Array(document.utf8))) { error in
+            let text = (error as! ArchiveError).description
+            XCTAssertLessThan(text.utf8.count, 500)
+            XCTAssertTrue(text.hasPrefix("not a keyed archive: $archiver is 'éé"), text)
+            XCTAssertFalse(text.contains("\u{FFFD}"), "no character is cut in two")
         }
     }
 

@@ -162,7 +162,11 @@ final class ScanCommandTests: XCTestCase {
     func testUnreadableDirectory() throws {
         let run = try ToolRunner.run(["scan", "/nonexistent-\(UUID().uuidString)"])
         XCTAssertEqual(run.status, 2)
-        XCTAssertTrue(run.stderr.hasSuffix(": error: no such directory\n"), run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix(": error: cannot read this directory: No such file or directory\n"), run.stderr)
+        // The system's reason, whatever it is.
+        let long = try ToolRunner.run(["scan", "/tmp/" + String(repeating: "n", count: 300)])
+        XCTAssertEqual(long.status, 2)
+        XCTAssertTrue(long.stderr.hasSuffix(": error: cannot read this directory: File name too long\n"), long.stderr)
         let file = try ToolRunner.run(["scan", "Fixtures/ios7-plain.data"])
         XCTAssertEqual(file.status, 2)
         XCTAssertEqual(file.stderr, "restoration-tool: Fixtures/ios7-plain.data: error: not a directory (scan searches directories; validate or dump read a file)\n")
@@ -173,7 +177,7 @@ final class ScanCommandTests: XCTestCase {
         if getuid() != 0 {
             let denied = try ToolRunner.run(["scan", locked.path])
             XCTAssertEqual(denied.status, 2)
-            XCTAssertTrue(denied.stderr.hasSuffix(": error: cannot read this directory\n"), denied.stderr)
+            XCTAssertTrue(denied.stderr.hasSuffix(": error: cannot read this directory: Permission denied\n"), denied.stderr)
         }
     }
 }

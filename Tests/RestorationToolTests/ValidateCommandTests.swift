@@ -26,6 +26,7 @@ final class ValidateCommandTests: XCTestCase {
         "undecodable-user-info.savedState": "undecodable-user-info",
         "wrong-key.savedState": "wrong-key",
         "torn-record.savedState": "torn-record",
+        "repeated-state-key.data": "repeated-state-key",
     ]
 
     /// The one rule with no fixture of its own: it compares `clean.data` with `--bundle-version`.

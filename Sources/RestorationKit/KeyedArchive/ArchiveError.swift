@@ -43,7 +43,7 @@ public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible,
     }
 
     public var description: String {
-        var text = reason
+        var text = reason.cutInTheMiddle(to: PropertyListError.maximumReasonLength)
         if !location.isEmpty {
             text += " (in \(Self.shortened(location).joined(separator: " > ")))"
         }

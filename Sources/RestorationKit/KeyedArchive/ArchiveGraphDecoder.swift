@@ -766,8 +766,13 @@ struct NestedArchiveReader {
             s.location.removeSubrange(marks.location...)
             s.slots.removeSubrange(marks.slots...)
             s.tableEntries.removeSubrange(marks.entries...)
-            // Bytes that announce a property list but cannot be read as one stay bytes, with why.
-            let reason = error.kind == .unreadable ? PropertyListError(error.reason, at: error.byteOffset).description : error.reason
+            // Bytes that announce a property list but cannot be read as one stay bytes, with why:
+            // where in the data, not in the file, so that the same bytes compare equal wherever
+            // they lie.
+            var reason = error.reason.cutInTheMiddle(to: PropertyListError.maximumReasonLength)
+            if error.kind == .unreadable, let offset = error.byteOffset {
+                reason += " (at byte \(offset - bytes.startIndex) of the data)"
+            }
             try s.consumeData(bytes.count)
             try s.consumeText(reason)
             return s.tape.failedArchive(dataNode(bytes, &s), reason: reason)

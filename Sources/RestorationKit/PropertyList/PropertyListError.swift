@@ -13,12 +13,18 @@ public struct PropertyListError: Error, Equatable, Sendable, CustomStringConvert
         self.exceedsLimit = exceedsLimit
     }
 
+    /// The reason cut to `maximumReasonLength` characters (see `String.cutInTheMiddle`), then
+    /// where: quoted input (a 1 MB `$archiver`, a tag name, a date) cannot make a long line.
     public var description: String {
+        let reason = reason.cutInTheMiddle(to: Self.maximumReasonLength)
         if let byteOffset {
             return "\(reason) (at byte \(byteOffset))"
         }
         return reason
     }
+
+    /// The most characters of a reason an error line shows.
+    public static let maximumReasonLength = 400
 }
 
 /// An error type that a `PropertyListError` can become, so that code generic over its error

@@ -217,7 +217,7 @@ private struct XMLPropertyListParser {
         guard let year = number(0..<4), separator(4, "-"), let month = number(5..<7), separator(7, "-"),
               let day = number(8..<10), separator(10, "T"), let hour = number(11..<13), separator(13, ":"),
               let minute = number(14..<16), separator(16, ":"), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+              (1...12).contains(month), (1...ReferenceDate.daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
         else {
             throw error("<date> holds '\(trimmed(text))', not a date of the form YYYY-MM-DDTHH:MM:SSZ", at: offset)
         }
@@ -242,7 +242,12 @@ private struct XMLPropertyListParser {
         let decimal = whole >= 0
             ? "\(whole).\(String(decoding: fraction, as: UTF8.self))"
             : "-\(-whole - 1).\(String(decoding: ReferenceDate.complement(fraction), as: UTF8.self))"
-        return Double(decimal) ?? Double(whole)
+        let seconds = Double(decimal) ?? Double(whole)
+        // A fraction finer than the double holds would be shown otherwise than written.
+        guard let shown = ReferenceDate.iso8601(seconds), shown.utf8.dropFirst(20).dropLast().elementsEqual(fraction) else {
+            throw error("<date> holds '\(trimmed(text))', whose fraction of a second is finer than a date holds (a double of seconds since 2001)", at: offset)
+        }
+        return seconds
     }
 
     private func base64(_ text: String, at offset: Int) throws(PropertyListError) -> [UInt8] {

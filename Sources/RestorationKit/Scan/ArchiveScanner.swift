@@ -13,23 +13,30 @@ public struct ArchiveScanner: Sendable {
 
     public struct Result: Sendable {
         public var rows: [ScanRow]
-        /// Directories that could not be read: starting ones, and those met on the way.
-        public var unreadable: [String]
+        /// Directories that could not be read (starting ones, those met on the way, scene-session
+        /// folders), each with the system's reason ("Permission denied").
+        public var unreadable: [(path: String, reason: String)]
+        /// By starting directory: how many directories `maxDirectoryDepth` kept the walk out of,
+        /// and the first of them.
+        public var notSearched: [(root: String, count: Int, first: String)]
     }
 
     public func scan(_ roots: [String]) -> Result {
         var rows: [ScanRow] = []
-        var unreadable: [String] = []
+        var unreadable: [(path: String, reason: String)] = []
+        var notSearched: [(root: String, count: Int, first: String)] = []
         for root in roots {
-            guard let savedStates = savedStateDirectories(under: root, unreadable: &unreadable) else {
-                unreadable.append(root)
+            var tooDeep: [String] = []
+            guard let savedStates = savedStateDirectories(under: root, unreadable: &unreadable, tooDeep: &tooDeep) else {
+                unreadable.append((root, Self.reason(root)))
                 continue
             }
+            if let first = tooDeep.first { notSearched.append((root, tooDeep.count, first)) }
             // macOS 15's daemon container names its folders by UUID, mapped to apps beside them.
             var mappings: [String: ApplicationMapping?] = [:]
             for directory in savedStates {
-                guard let archives = SavedStateDirectory.archives(in: directory) else {
-                    unreadable.append(directory)
+                guard let archives = SavedStateDirectory.archives(in: directory, unreadable: &unreadable) else {
+                    unreadable.append((directory, Self.reason(directory)))
                     continue
                 }
                 let parent = SavedStateReading.folder(of: directory)
@@ -51,28 +58,37 @@ public struct ArchiveScanner: Sendable {
             }
         }
         rows.sort(by: ScanRow.newestFirst)
-        return Result(rows: rows, unreadable: unreadable)
+        return Result(rows: rows, unreadable: unreadable, notSearched: notSearched)
     }
 
-    /// Every `*.savedState` directory at or below `root`; nil if `root` cannot be read. Folders
-    /// below it that cannot be read are added to `unreadable`.
-    func savedStateDirectories(under root: String, unreadable: inout [String]) -> [String]? {
-        if root.hasSuffix(".savedState"), DirectoryListing.isDirectory(root) { return [root] }
+    /// Why a directory cannot be read, in the system's words.
+    static func reason(_ path: String) -> String {
+        DirectoryListing.failureReason(path) ?? (DirectoryListing.isDirectory(path) ? "it changed while it was read" : "Not a directory")
+    }
+
+    /// Every `*.savedState` directory at or below `root`, those inside another included (a
+    /// `.savedState` folder is searched too); nil if `root` cannot be read. Folders below it
+    /// that cannot be read are added to `unreadable`; those `maxDirectoryDepth` keeps the walk
+    /// out of, to `tooDeep`.
+    func savedStateDirectories(under root: String, unreadable: inout [(path: String, reason: String)], tooDeep: inout [String]) -> [String]? {
         guard DirectoryListing.entries(in: root) != nil else { return nil }
         var found: [String] = []
+        if root.hasSuffix(".savedState") { found.append(root) }
         // Depth-first, without recursion: a deep tree cannot exhaust the stack.
         var pending: [(path: String, depth: Int)] = [(root, 0)]
         while let (path, depth) = pending.popLast() {
             guard let entries = DirectoryListing.entries(in: path) else {
-                unreadable.append(path)
+                unreadable.append((path, Self.reason(path)))
                 continue
             }
             for entry in entries.reversed() where entry.kind == .directory {
                 let child = path + "/" + entry.name
-                if entry.name.hasSuffix(".savedState") {
-                    found.append(child)
-                } else if depth + 1 < maxDirectoryDepth {
+                if entry.name.hasSuffix(".savedState") { found.append(child) }
+                if depth + 1 < maxDirectoryDepth {
                     pending.append((child, depth + 1))
+                } else if !entry.name.hasSuffix(".savedState") {
+                    // A .savedState folder at the limit is read; only a folder nested in it is missed.
+                    tooDeep.append(child)
                 }
             }
         }
@@ -262,8 +278,11 @@ public struct ScanRow: Sendable {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
+    /// Newest first, by the time the archive gives; rows without a time, or with one that is no
+    /// number (NaN), or infinite, last, by path.
     static func newestFirst(_ a: ScanRow, _ b: ScanRow) -> Bool {
-        switch (a.timestamp, b.timestamp) {
+        func time(_ row: ScanRow) -> Double? { row.timestamp.flatMap { $0.isFinite ? $0 : nil } }
+        switch (time(a), time(b)) {
         case (let x?, let y?) where x != y: return x > y
         case (.some, nil): return true
         case (nil, .some): return false

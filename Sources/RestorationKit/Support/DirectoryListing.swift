@@ -74,6 +74,14 @@ package enum DirectoryListing {
         }
     }
 
+    /// Why a directory cannot be listed, in the system's words ("Permission denied", "File name
+    /// too long", "No such file or directory", "Not a directory"); nil if it can be.
+    public static func failureReason(_ path: String) -> String? {
+        guard let directory = RawPath.withCString(path, { opendir($0) }) else { return String(cString: strerror(errno)) }
+        closedir(directory)
+        return nil
+    }
+
     /// The names in a directory, sorted, without `.` and `..`; nil if it cannot be read.
     public static func names(in path: String) -> [String]? {
         guard let directory = RawPath.withCString(path, { opendir($0) }) else { return nil }

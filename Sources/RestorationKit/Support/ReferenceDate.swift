@@ -155,6 +155,15 @@ package enum ReferenceDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// How many days `month` (1 to 12) of `year` has, in the proleptic Gregorian calendar.
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let quotient = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient

@@ -83,9 +83,9 @@ package enum TextEscaping {
     }
 
     /// An upper bound of the bytes `bytes` (UTF-8) take once written, escaped, by any output:
-    /// a control character becomes six (`\u{1b}`, `\u001b`), a quote or backslash two, and a
-    /// byte of a multi-byte character at most three (an invisible character's `\u{200b}` is
-    /// eight for three bytes). The decoding limits count text by it, so that a limit on what an
+    /// a control character becomes six (`\u{1b}`, `\u001b`), a quote or backslash two, a
+    /// two-byte character at most seven (`\u{600}`), and any other byte of a multi-byte
+    /// character at most three (an invisible character's `\u{200b}` is eight for three bytes). The decoding limits count text by it, so that a limit on what an
     /// archive expands to is a limit on what is written (escaping multiplied short control
     /// strings five- to six-fold past it).
     static func writtenSize(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -95,6 +95,9 @@ package enum TextEscaping {
         for byte in bytes {
             if byte < 0x20 || byte == 0x7F {
                 size += 5
+            } else if byte >= 0xC0 && byte < 0xE0 {
+                // The lead byte of a two-byte character, which may be written `\u{600}`: seven.
+                size += 3
             } else if byte >= 0x80 {
                 size += 2
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
@@ -145,7 +148,15 @@ package enum TextEscaping {
         case 0x00AD, 0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x180E, 0x200B...0x200D, 0x2060...0x2064, 0xFEFF,
              0xFFF9...0xFFFB, 0xE0000...0xE007F: true
         case 0x10FF00...0x10FFFF: true  // where `RawPath` keeps the bytes of a name that are not UTF-8
-        default: false
+        case 0...0x2FF: false  // Latin letters and their marks: none is invisible but U+00AD, above
+        // Every other character Unicode says is invisible or unknown: default-ignorable code
+        // points, format characters (Cf: U+0600, U+17B4, U+206A…U+206F, U+FFF0…), variation
+        // selectors (U+FE00…U+FE0F, U+E0100…) and unassigned code points.
+        default:
+            switch scalar.properties.generalCategory {
+            case .format, .unassigned, .surrogate: true
+            default: scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.isVariationSelector
+            }
         }
     }
 }
@@ -153,8 +164,36 @@ package enum TextEscaping {
 extension String {
     /// At most `width` characters: a longer string is cut, its last character an ellipsis. One
     /// long value must not make every line that repeats it, or every cell beside it, as long.
+    /// The text cut to `width` characters, and to four bytes a character (a character may be
+    /// one letter and thousands of combining marks, which a byte-counting reader such as
+    /// Graphviz refuses), ending "…" where it was cut.
     func shortened(to width: Int) -> String {
-        count > width ? String(prefix(width - 1)) + "…" : self
+        guard utf8.count > width else { return self }
+        let byteLimit = width * 4
+        let fitsInCharacters = index(startIndex, offsetBy: width, limitedBy: endIndex).map { $0 == endIndex } ?? true
+        if fitsInCharacters, utf8.count <= byteLimit { return self }
+        let kept = fitsInCharacters ? self[...] : prefix(width - 1)
+        guard kept.utf8.count > byteLimit - 3 else { return kept + "…" }
+        var scalars = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in kept.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= byteLimit - 3 else { break }
+            scalars.append(scalar)
+        }
+        return String(scalars) + "…"
+    }
+
+    /// The text with its middle cut out when it has more than `width` characters (or more than
+    /// four bytes a character): its start and end, which say what and where, joined by "…".
+    /// Counted in UTF-8 bytes first, so that a megabyte is never broken into characters.
+    func cutInTheMiddle(to width: Int) -> String {
+        guard utf8.count > width else { return self }
+        // A character cut at either end decodes to U+FFFD: those are dropped.
+        var head = Substring(String(decoding: utf8.prefix(width * 3 / 4), as: UTF8.self))
+        while head.hasSuffix("\u{FFFD}") { head = head.dropLast() }
+        let tail = String(decoding: utf8.suffix(width / 4), as: UTF8.self).drop { $0 == "\u{FFFD}" }
+        return head + " … " + tail
     }
 
     /// Escapes double quotes, for a string shown between them. Byte by byte: a quote is one

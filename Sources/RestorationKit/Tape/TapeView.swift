@@ -42,6 +42,12 @@ struct TapeView {
         node.kind == .string && bytes(of: node).hasSameBytes(as: expected.bytes)
     }
 
+    /// Whether two string nodes hold the same bytes.
+    func sameBytes(_ a: TapeNode, _ b: TapeNode) -> Bool {
+        let (first, second) = (bytes(of: a), bytes(of: b))
+        return first.count == second.count && first.elementsEqual(second)
+    }
+
     /// Why data flagged `archiveError` could not be read as the property list it announced.
     func dataError(_ node: TapeNode) -> String? {
         node.flags.contains(.archiveError) ? dataErrors.pointee[TapeBytes.Location(node)] : nil

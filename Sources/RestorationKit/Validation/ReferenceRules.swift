@@ -26,10 +26,24 @@ enum ReferenceRules {
         // One scan for all of the object's values: each holds the saved paths' set, which every
         // thread shares.
         var scan = ReferenceScan(saved: context.saved, view: view)
+        var childrenLists = 0
         for index in 0..<state.count {
             let (key, value) = state.entry(index, in: view)
-            if let key, view.textEquals(key, RestorationKeys.childrenKey) { continue }
+            if let key, view.textEquals(key, RestorationKeys.childrenKey) {
+                // A repeated children list (no UIKit writes one) is checked as the first is.
+                childrenLists += 1
+                if childrenLists > 1, case .node(let list) = value, list.kind == .array {
+                    checkChildren(Array(view.nodes[list.first..<(list.first + list.memberCount)]), view, container: path, context, into: &sink)
+                }
+                continue
+            }
             checkReferences(in: value, path: path, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, &scan, into: &sink)
+        }
+        for (key, count) in repeatedKeys(state, view) {
+            sink.add(.warning, .repeatedStateKey) {
+                Diagnostic(.warning, .repeatedStateKey, path: path, key: key,
+                    "its state holds \(key) \(count) times: NSKeyedUnarchiver reads one of the values, and which one is not known; every value is shown and checked")
+            }
         }
         for (viewPath, archive) in onTape.views {
             let viewPath = view.string(of: viewPath)
@@ -38,6 +52,35 @@ enum ReferenceRules {
                 checkReferences(in: .node(view.value(position, of: archive)), path: viewPath, key: { view.string(of: key) }, &scan, into: &sink)
             }
         }
+    }
+
+    /// Each key of a state that appears more than once, with its count, in first-appearance
+    /// order; keys are the same when their bytes are. Most states have a handful of keys: they
+    /// are compared pairwise, without hashing, up to 32.
+    private static func repeatedKeys(_ state: TapeObject.State, _ view: TapeView) -> [(key: String, count: Int)] {
+        let keys = (0..<state.count).compactMap { state.entry($0, in: view).key }
+        guard keys.count > 1 else { return [] }
+        var repeated: [(key: String, count: Int)] = []
+        if keys.count <= 32 {
+            var counted = [Bool](repeating: false, count: keys.count)
+            for first in keys.indices where !counted[first] {
+                var count = 1
+                for later in (first + 1)..<keys.count where !counted[later] && view.sameBytes(keys[first], keys[later]) {
+                    counted[later] = true
+                    count += 1
+                }
+                if count > 1 { repeated.append((view.string(of: keys[first]), count)) }
+            }
+            return repeated
+        }
+        var counts: [ExactText: Int] = [:]
+        let texts = keys.map { ExactText(view.string(of: $0)) }
+        for text in texts { counts[text, default: 0] += 1 }
+        var reported = Set<ExactText>()
+        for (key, text) in zip(keys, texts) where counts[text]! > 1 && reported.insert(text).inserted {
+            repeated.append((view.string(of: key), counts[text]!))
+        }
+        return repeated
     }
 
     /// A container's children: path strings or proxies, or anything else (reported nowhere).

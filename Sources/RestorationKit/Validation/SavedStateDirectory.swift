@@ -11,14 +11,20 @@ package enum SavedStateDirectory {
     /// nil when the directory cannot be read. Whatever is named `data.data` counts, a symbolic
     /// link, FIFO or directory too, so that reading it reports why it is no archive; scene
     /// folders that are symbolic links are not followed. Folders named `*.savedState` are other
-    /// apps' states, not scene sessions.
-    public static func archives(in directory: String) -> [String]? {
+    /// apps' states, not scene sessions. A scene folder that cannot be read is added to
+    /// `unreadable` with the system's reason: its archive cannot be told missing from hidden.
+    public static func archives(in directory: String, unreadable: inout [(path: String, reason: String)]) -> [String]? {
         guard let entries = DirectoryListing.entries(in: directory) else { return nil }
         var found: [String] = []
         let own = directory + "/" + archiveName
         if entries.contains(where: { $0.name == archiveName }) { found.append(own) }
-        for entry in entries where entry.kind == .directory && entry.name != knownSceneSessions && !entry.name.hasSuffix(".savedState") {
-            let archive = directory + "/" + entry.name + "/" + archiveName
+        for entry in entries where entry.kind == .directory && entry.name != knownSceneSessions && !entry.name.hasSuffix(".savedState") && entry.name != archiveName {
+            let folder = directory + "/" + entry.name
+            if let reason = DirectoryListing.failureReason(folder) {
+                unreadable.append((folder, reason))
+                continue
+            }
+            let archive = folder + "/" + archiveName
             if DirectoryListing.kind(of: archive) != nil {
                 found.append(archive)
             }

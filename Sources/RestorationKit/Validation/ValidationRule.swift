@@ -22,13 +22,14 @@ public enum ValidationRule: String, Sendable, CaseIterable {
     case undecodableUserInfo = "undecodable-user-info"
     case wrongKey = "wrong-key"
     case tornRecord = "torn-record"
+    case repeatedStateKey = "repeated-state-key"
 
     /// The severities the rule reports with.
     public var severities: String {
         switch self {
         case .classMapUnknownPath: "error/warning"
         case .unlistedObject, .orphanPath, .malformedMetadata, .bundleVersionMismatch, .firstResponderUnknownPath,
-             .pendingDiscard, .interruptedRestore, .unreadableSidecar, .repeatedTopKey, .tornRecord: "warning"
+             .pendingDiscard, .interruptedRestore, .unreadableSidecar, .repeatedTopKey, .tornRecord, .repeatedStateKey: "warning"
         default: "error"
         }
     }
@@ -58,6 +59,7 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .undecodableUserInfo: "a scene's saved activity holds user-info data that is not a readable keyed archive"
         case .wrongKey: "a macOS window's current record does not decrypt with the key windows.plist gives it"
         case .tornRecord: "a macOS data.data record runs past the end of the file or is cut short"
+        case .repeatedStateKey: "a key appears more than once in an object's state"
         }
     }
 
@@ -87,6 +89,7 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .undecodableUserInfo: [SceneActivity.userInfoDataKey + " (a scene's data.data)"]
         case .wrongKey: ["NSDataKey and NSWindowID (windows.plist)", "each window's last record (data.data)"]
         case .tornRecord: ["the record headers of data.data (macOS)"]
+        case .repeatedStateKey: ["every key of each object's state"]
         }
     }
 
@@ -117,6 +120,7 @@ public enum ValidationRule: String, Sendable, CaseIterable {
         case .undecodableUserInfo: "UIKit's secure unarchiving of the activity's userInfo fails: the scene is restored without it"
         case .wrongKey: "the window's state cannot be decrypted with the key AppKit would use: the window is not restored as saved"
         case .tornRecord: "the record's state cannot be read; every public reader skips such a record"
+        case .repeatedStateKey: "NSKeyedUnarchiver reads one of the values, and which one is not known"
         }
     }
 }
