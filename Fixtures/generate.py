@@ -872,6 +872,19 @@ def repeated_top_key_archive():
     return write_bplist(flatten(tree))
 
 
+def repeated_root_key_files():
+    """clean.data whose root dictionary holds $top twice, the second an empty dictionary
+    (hand-written: plistlib cannot repeat a key), in binary and in XML."""
+    tree = archive_from_parts(clean_archive_parts())
+    pairs = list(tree.items()) + [("$top", {})]
+    binary_file = write_bplist(flatten(Pairs(pairs)))
+    xml = plistlib.dumps(uids_to_cf_dicts(tree), fmt=plistlib.FMT_XML)
+    closing = b"</dict>\n</plist>\n"
+    assert xml.endswith(closing)
+    xml = xml[:-len(closing)] + b"\t<key>$top</key>\n\t<dict/>\n" + closing
+    return {"repeated-root-key.data": binary_file, "repeated-root-key.xml": xml}
+
+
 def repeated_view_data_archive():
     """clean.data with List's own archive holding kViewRestorationDataKey twice (hand-written:
     plistlib cannot repeat a key): first its table view, as UIKit writes it, then a header
@@ -1505,6 +1518,7 @@ def validate_files():
         files[rule + ".data"] = binary(archive_from_parts(parts()))
     files["repeated-top-key.data"] = repeated_top_key_archive()
     files["repeated-view-data.data"] = repeated_view_data_archive()
+    files.update(repeated_root_key_files())
     # The second list the same as the first: the repeat is the one finding. Then a second list
     # naming a path no object was saved under, which is checked as the first is.
     files["repeated-state-key.data"] = repeated_children_archive([LIST])
@@ -1617,6 +1631,19 @@ def benchmark_files():
     return files
 
 
+def shared_braces_archive(braces):
+    """450 saved objects whose entries are one state listing 1 000 children no object was
+    saved under, each named with `braces` `{`: every graph language escapes them, so what
+    tree, diff and validate would write outgrows the 220 KB read (hostile round 3, rows 2-4)."""
+    names = ["Gone/%s/%d" % ("{" * braces, i) for i in range(1000)]
+    state = binary(keyed_tree({"kUIViewControllerChildrenKey": UID(1)},
+                              ["$null", {"$class": UID(2), "NS.objects": [UID(3 + i) for i in range(1000)]}, NSARRAY_CLASS] + names))
+    listed = ["P%d" % i for i in range(450)]
+    top = {path: UID(1) for path in listed}
+    top.update({"kRootRestorationIdentifiersKey": UID(2), "kUIStateRestorationArchiveMajorVersionKey": 2})
+    return binary(keyed_tree(top, ["$null", state, {"$class": UID(3), "NS.objects": [UID(4 + i) for i in range(450)]}, NSARRAY_CLASS] + listed))
+
+
 def parse_arguments(argv):
     import argparse
     parser = argparse.ArgumentParser(
@@ -1661,6 +1688,8 @@ def main(argv):
     files["amplification/diff-shared-b.data"] = shared_subtrees_archive("b")
     files["amplification/diff-long-key-a.data"] = long_key_archive(0)
     files["amplification/diff-long-key-b.data"] = long_key_archive(1)
+    files["amplification/shared-braces-a.data"] = shared_braces_archive(180)
+    files["amplification/shared-braces-b.data"] = shared_braces_archive(181)
     write_files(options.output, files)
     return 0
 

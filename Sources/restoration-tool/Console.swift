@@ -48,6 +48,12 @@ enum Console {
         error(file: file, "its output goes past the limit of \(limit) bytes (--max-output-size); nothing of it is written")
     }
 
+    /// The one document or graph of several files goes past the limit: named by its last file.
+    static func outputTooLarge(files: [String], limit: Int) {
+        guard files.count > 1, let last = files.last else { return outputTooLarge(file: files.first ?? "-", limit: limit) }
+        error(file: last, "the output of the \(files.count) files, this one the last, goes past the limit of \(limit) bytes (--max-output-size); nothing of it is written")
+    }
+
     /// `restoration-tool: FILE: error: what (at byte n)`. Messages quote the input (a class
     /// name, a version string): escaped, they stay one line with no control sequence.
     static func error(file: String, _ message: String) {
@@ -81,8 +87,14 @@ enum Console {
     /// past the limit is not written at all (an error line instead), so that no command leaves
     /// half a document behind a failure.
     static func writeJSON<Document: JSONRepresentable>(_ documents: [Document], asArray: Bool, file: String, limit: Int = .max) -> Bool {
+        writeJSON(documents, asArray: asArray, files: [file], limit: limit)
+    }
+
+    /// As `writeJSON(_:asArray:file:limit:)`, the document of `files` (named as
+    /// `outputTooLarge(files:limit:)` names them).
+    static func writeJSON<Document: JSONRepresentable>(_ documents: [Document], asArray: Bool, files: [String], limit: Int = .max) -> Bool {
         let text = GatheredText()
-        guard renderJSON(documents, asArray: asArray, compact: false, file: file, limit: limit, into: text) else { return false }
+        guard renderJSON(documents, asArray: asArray, compact: false, files: files, limit: limit, into: text) else { return false }
         text.withPieces { writeAll($0, to: 1) }
         return true
     }
@@ -91,19 +103,21 @@ enum Console {
     static func writeJSONLines<Document: JSONRepresentable>(_ documents: [Document], file: String, limit: Int = .max) -> Bool {
         let text = GatheredText()
         for document in documents {
-            guard renderJSON([document], asArray: false, compact: true, file: file, limit: limit - text.count, into: text) else { return false }
+            guard renderJSON([document], asArray: false, compact: true, files: [file], limit: limit - text.count, into: text, limitGiven: limit) else { return false }
         }
         text.withPieces { writeAll($0, to: 1) }
         return true
     }
 
+    /// Renders the documents within `limit` bytes; past it, an error line names the limit the
+    /// user gave (`limitGiven`), not what was left of it.
     private static func renderJSON<Document: JSONRepresentable>(
-        _ documents: [Document], asArray: Bool, compact: Bool, file: String, limit: Int, into text: GatheredText
+        _ documents: [Document], asArray: Bool, compact: Bool, files: [String], limit: Int, into text: GatheredText, limitGiven: Int? = nil
     ) -> Bool {
         do {
             try JSONOutput.write(documents, asArray: asArray, limit: limit, compact: compact, to: text.append)
         } catch {
-            outputTooLarge(file: file, limit: limit)
+            outputTooLarge(files: files, limit: limitGiven ?? limit)
             return false
         }
         return true

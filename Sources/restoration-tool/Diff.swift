@@ -72,9 +72,10 @@ struct Diff: ParsableCommand {
             Console.error(file: b, "\(read[1].0.kind.summary), not \(read[0].0.kind.summary) as \(Console.displayName(a)) is: nothing to compare")
             return ExitStatus.unreadable
         }
-        let changes = withExtendedLifetime(read) { ArchiveDiffer(ignoring: ignore).diff(read[0].0, read[1].0, deferred: (read[0].1, read[1].1)) }
-        // A document bound to go past the limit is not built (its nodes would take gigabytes).
-        if json, DiffDocument.minimumSize(of: changes) + documents.reduce(0, { $0 + DiffDocument.minimumSize(of: $1.changes) }) > decoding.maxOutputBytes {
+        // The comparison stops once its changes could not be written within what is left of
+        // the limit (their nodes and text would take gigabytes).
+        let left = decoding.maxOutputBytes - written - documents.reduce(0) { $0 + DiffDocument.minimumSize(of: $1.changes) }
+        guard let changes = withExtendedLifetime(read, { ArchiveDiffer(ignoring: ignore).diff(read[0].0, read[1].0, deferred: (read[0].1, read[1].1), outputLimit: max(0, left)) }) else {
             Console.outputTooLarge(file: b, limit: decoding.maxOutputBytes)
             return ExitStatus.unreadable
         }

@@ -101,7 +101,7 @@ struct Dump: ParsableCommand {
         // Several files always give an array, even an empty one: the output's shape must not
         // depend on which inputs could be read.
         if json, !documents.isEmpty || files.count > 1 || files.count != input.files.count {
-            if !Console.writeJSON(documents, asArray: files.count > 1 || files.count != input.files.count, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
+            if !Console.writeJSON(documents, asArray: files.count > 1 || files.count != input.files.count, files: files, limit: decoding.maxOutputBytes) {
                 status = max(status, ExitStatus.unreadable)
             }
         }

@@ -58,8 +58,12 @@ struct Tree: ParsableCommand {
         var documents: [TreeDocument] = []
         var graphs: [(file: String, tree: RestorationTree)] = []
         var wroteText = false
-        // A tree too large to write makes the one JSON document or graph of all files too large.
-        var documentPastLimit = false
+        // A tree too large to write makes the one JSON document or graph of all files too large;
+        // the file whose tree passed the limit is named.
+        var documentPastLimit: String?
+        // What the trees held for one JSON document or graph take at least: each next tree is
+        // built within what is left of the limit, so that the files together hold no more.
+        var held = 0
         let formatter = TreeTextFormatter(style: TextStyle(enabled: color.enabled), demangle: !noDemangle)
         // The last archive read and its tree stay alive until the process ends: freeing their
         // values one by one would take a large share of the run (see `Console.finish`).
@@ -73,7 +77,7 @@ struct Tree: ParsableCommand {
             lastArchive = (archive, deferred)
             let drawn: RestorationTree?
             if archive.isRestorationArchive {
-                drawn = RestorationTree(archive, deferred: deferred, outputLimit: decoding.maxOutputBytes)
+                drawn = held > decoding.maxOutputBytes ? nil : RestorationTree(archive, deferred: deferred, outputLimit: decoding.maxOutputBytes - held)
             } else if let savedState = RestorationTree(savedState: archive) {
                 drawn = savedState
             } else if inFolder.contains(file) {
@@ -88,7 +92,7 @@ struct Tree: ParsableCommand {
                 // What writing the tree would have found, found before it is made.
                 switch chosenFormat {
                 case .text: Console.outputTooLarge(file: file, limit: decoding.maxOutputBytes)
-                case .json, .dot, .mermaid: documentPastLimit = true
+                case .json, .dot, .mermaid: documentPastLimit = documentPastLimit ?? file
                 }
                 status = ExitStatus.unreadable
                 continue
@@ -96,8 +100,10 @@ struct Tree: ParsableCommand {
             lastTree = tree
             switch chosenFormat {
             case .json:
+                held += tree.minimumOutputSize
                 documents.append(TreeDocument(file: file, tree: tree))
             case .dot, .mermaid:
+                held += tree.minimumOutputSize
                 graphs.append((Console.displayName(file), tree))
             case .text:
                 // Several trees: each under its file's name, a blank line between them.
@@ -112,17 +118,22 @@ struct Tree: ParsableCommand {
                 wroteText = true
             }
         }
-        if documentPastLimit {
-            Console.outputTooLarge(file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes)
+        if let documentPastLimit {
+            Console.outputTooLarge(file: documentPastLimit, limit: decoding.maxOutputBytes)
         } else if !graphs.isEmpty {
             // One graph for all the files that could be read, clusters when there are several.
-            let text = TreeGraphFormatter(language: chosenFormat == .dot ? .dot : .mermaid, demangle: !noDemangle).format(graphs, clustered: several)
-            if !Console.write(text, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
+            let formatter = TreeGraphFormatter(language: chosenFormat == .dot ? .dot : .mermaid, demangle: !noDemangle)
+            if let text = formatter.format(graphs, clustered: several, outputLimit: decoding.maxOutputBytes) {
+                if !Console.write(text, file: files.last ?? "-", limit: decoding.maxOutputBytes) {
+                    status = ExitStatus.unreadable
+                }
+            } else {
+                Console.outputTooLarge(files: files, limit: decoding.maxOutputBytes)
                 status = ExitStatus.unreadable
             }
         }
-        if chosenFormat == .json, !documentPastLimit, !documents.isEmpty || several {
-            if !Console.writeJSON(documents, asArray: several, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
+        if chosenFormat == .json, documentPastLimit == nil, !documents.isEmpty || several {
+            if !Console.writeJSON(documents, asArray: several, files: files, limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
             }
         }

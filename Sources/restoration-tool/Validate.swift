@@ -129,10 +129,10 @@ struct Validate: ParsableCommand {
             }
         }
         if json, jsonPastLimit {
-            Console.outputTooLarge(file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes)
+            Console.outputTooLarge(files: files, limit: decoding.maxOutputBytes)
         } else if json, !reports.isEmpty || files.count > 1 || files.contains(where: DirectoryListing.isDirectory) {
             let several = files.count > 1 || files.contains(where: DirectoryListing.isDirectory)
-            if !Console.writeJSON(reports.map(ValidationDocument.init), asArray: several, file: files.count == 1 ? files[0] : "-", limit: decoding.maxOutputBytes) {
+            if !Console.writeJSON(reports.map(ValidationDocument.init), asArray: several, files: files, limit: decoding.maxOutputBytes) {
                 status = ExitStatus.unreadable
             }
         }

@@ -57,6 +57,13 @@ COMMANDS = {   # name -> arguments before/around the input; INPUT is replaced
     "scan": ["scan", "DIRECTORY"],
     "scan --format csv": ["scan", "--format", "csv", "DIRECTORY"],
     "scan --timeline --format jsonl": ["scan", "--timeline", "--format", "jsonl", "DIRECTORY"],
+    "scan --format json": ["scan", "--format", "json", "DIRECTORY"],
+    # Several files a run: each document or graph held before the whole one is written.
+    "dump --json x3": ["dump", "--json", "INPUT", "INPUT", "INPUT"],
+    "validate --json x3": ["validate", "--json", "INPUT", "INPUT", "INPUT"],
+    "tree --json x3": ["tree", "--json", "INPUT", "INPUT", "INPUT"],
+    "tree --format dot x3": ["tree", "--format", "dot", "INPUT", "INPUT", "INPUT"],
+    "tree --format mermaid x3": ["tree", "--format", "mermaid", "INPUT", "INPUT", "INPUT"],
 }
 SINGLE_FILE = {"dump", "dump --json", "validate", "validate --json", "tree", "tree --json"}
 
@@ -129,6 +136,16 @@ def class_inputs():
     top = {path: g.UID(1) for path in listed}
     top.update({"kRootRestorationIdentifiersKey": g.UID(2), "kUIStateRestorationArchiveMajorVersionKey": 2})
     inputs["shared-dangling-state"] = g.binary(g.keyed_tree(top, ["$null", state, {"$class": g.UID(3), "NS.objects": [g.UID(4 + i) for i in range(4000)]}, g.NSARRAY_CLASS] + listed))
+    # Round 3, rows 2 to 4: owners that share one state whose dangling children are named with
+    # characters every graph language escapes, so that what is written outgrows what is read.
+    for owners, label in ((450, "shared-braces-450"), (300, "shared-braces-300")):
+        braces = ["Gone/%s/%d" % ("{" * 180, i) for i in range(1000)]
+        state = g.binary(g.keyed_tree({"kUIViewControllerChildrenKey": g.UID(1)},
+                                      ["$null", {"$class": g.UID(2), "NS.objects": [g.UID(3 + i) for i in range(1000)]}, g.NSARRAY_CLASS] + braces))
+        listed = ["P%d" % i for i in range(owners)]
+        top = {path: g.UID(1) for path in listed}
+        top.update({"kRootRestorationIdentifiersKey": g.UID(2), "kUIStateRestorationArchiveMajorVersionKey": 2})
+        inputs[label] = g.binary(g.keyed_tree(top, ["$null", state, {"$class": g.UID(3), "NS.objects": [g.UID(4 + i) for i in range(owners)]}, g.NSARRAY_CLASS] + listed))
     return {name: data for name, data in inputs.items() if len(data) <= MAX_INPUT}
 
 
@@ -178,11 +195,12 @@ def diff_pairs():
         "diff-alike-set": (restoration([("Root", {"set": g.NSSet([{"k": "v", "n": i} for i in range(16000)])})]),
                            restoration([("Root", {"set": g.NSSet([{"k": "v", "n": i + 1} for i in range(16000)])})])),
     }
-    # A value shared at every level, 2**18 leaves: the two files differ in the leaf alone.
+    # A value shared at every level, 2**20 leaves (round 3, row 1: 36 s before), within
+    # --max-nodes: the two files differ in the leaf alone.
     for leaf in ("a", "b"):
         objects = ["$null", g.NSARRAY_CLASS, leaf]
         top = 2
-        for _ in range(18):
+        for _ in range(20):
             objects.append({"$class": g.UID(1), "NS.objects": [g.UID(top), g.UID(top)]})
             top = len(objects) - 1
         state = g.binary(g.keyed_tree({"kViewControllerViewWasLoadedKey": True, "model": g.UID(top)}, objects))

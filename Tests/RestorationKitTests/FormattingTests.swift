@@ -270,7 +270,7 @@ final class PlainASCIITests: XCTestCase {
 final class WrittenSizeTests: XCTestCase {
     private func bytewise(_ bytes: [UInt8]) -> Int {
         bytes.reduce(bytes.count) { size, byte in
-            size + (byte < 0x20 || byte == 0x7F ? 5 : byte >= 0x80 ? 2 : byte == 0x22 || byte == 0x5C ? 1 : 0)
+            size + (byte < 0x20 || byte == 0x7F ? 5 : (0xC0..<0xE0).contains(byte) ? 3 : byte >= 0x80 ? 2 : byte == 0x22 || byte == 0x5C ? 1 : 0)
         }
     }
 

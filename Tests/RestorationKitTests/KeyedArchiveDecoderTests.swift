@@ -226,8 +226,8 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         let notADictionary = "not a keyed archive: $top is a string, not a dictionary"
         XCTAssertEqual(try nestedError([archiver, textTop, top, integerKey, objects, version]), notADictionary)
         XCTAssertEqual(try nestedError([archiver, textTop, integerKey, objects, version]), notADictionary)
-        XCTAssertEqual(try nestedError([archiver, integerKey, textTop, objects, version]), "dictionary key (object 5) is not a string (at byte 8)")
-        XCTAssertEqual(try nestedError([top, objects, version, integerKey]), "dictionary key (object 5) is not a string (at byte 8)")
+        XCTAssertEqual(try nestedError([archiver, integerKey, textTop, objects, version]), "dictionary key (object 5) is not a string (at byte 8 of the data)")
+        XCTAssertEqual(try nestedError([top, objects, version, integerKey]), "dictionary key (object 5) is not a string (at byte 8 of the data)")
     }
 
     /// An outer archive whose `$top` refers to 120 nested archives, enough for them to be decoded

@@ -91,3 +91,19 @@ final class DataEqualityTests: XCTestCase {
         XCTAssertTrue(dump.stdout.contains("it must be 1 to 8 (at byte 22 of the data)"), dump.stdout)
     }
 }
+
+/// Issue 34's row 6: a root dictionary that holds `$top` twice, binary or XML, is reported as a
+/// repeated `$top` key is, not read silently.
+final class RepeatedRootKeyTests: XCTestCase {
+    func testARepeatedTopInTheRootIsReported() throws {
+        for file in ["Fixtures/validate/repeated-root-key.data", "Fixtures/validate/repeated-root-key.xml"] {
+            let dump = try ToolRunner.run(["dump", file])
+            XCTAssertTrue(dump.stdout.contains("Note: the root dictionary holds $top 2 times: the first is read, the others are not\n"), file)
+            let json = try ToolRunner.run(["dump", "--json", file])
+            XCTAssertTrue(json.stdout.contains("\"the root dictionary holds $top 2 times: the first is read, the others are not\""), file)
+            let validate = try ToolRunner.run(["validate", file])
+            XCTAssertEqual(validate.status, 0)
+            XCTAssertTrue(validate.stdout.contains("warning[repeated-top-key]: (archive): the root dictionary holds $top 2 times"), validate.stdout)
+        }
+    }
+}

@@ -33,6 +33,33 @@ public struct ArchiveChange: Hashable, Sendable {
     }
 }
 
+extension ArchiveChange {
+    /// Fewer bytes than the change takes in `diff`'s text and in its JSON: each change writes
+    /// its path (in JSON `"change"`, `"identifierPath"` and `"path"`, 64 bytes with their
+    /// indentation at least, and each component on a line of its own, ten bytes besides the
+    /// component), and its values (a string at least its first 40 bytes, which the text shows
+    /// before it cuts one).
+    var minimumSize: Int {
+        let path = self.path.reduce(64) { size, component in
+            switch component {
+            case .key(let key): size + 10 + key.utf8.count
+            case .index: size + 11
+            }
+        }
+        return path + (old?.minimumSize ?? 0) + (new?.minimumSize ?? 0)
+    }
+}
+
+extension DiffValue {
+    var minimumSize: Int {
+        guard case .value(let value) = self else { return 1 }
+        switch value {
+        case .string(let text), .reference(let text): return 2 + min(text.utf8.count, 40)
+        default: return 1
+        }
+    }
+}
+
 /// A value on one side of a change.
 public enum DiffValue: Hashable, Sendable {
     case value(ArchiveValue)

@@ -29,20 +29,31 @@ public struct ArchiveDiffer: Sendable {
     /// (`DeferredStates.read`): each object is made whole when it is compared, and dropped after
     /// unless a change holds its values.
     package func diff(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?) -> [ArchiveChange] {
+        // Without a limit there are always changes.
+        diff(a, b, deferred: deferred, outputLimit: .max)!
+    }
+
+    /// The changes, or nil once the least their text or JSON takes (`ArchiveChange.minimumSize`)
+    /// passes `outputLimit`: the comparison stops there, so refusing costs no more work and
+    /// memory than the limit allows (objects sharing one state, or a value shared at every
+    /// level, can make millions of changes of a small file).
+    package func diff(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?, outputLimit: Int) -> [ArchiveChange]? {
         // Comparing values recurses once per nesting level (see `DeepStack`), and so does making
         // a deferred state whole.
         DeepStack.run(stackSize: DeferredStates.stackSize(for: deferred?.a)) {
-            var changes: [ArchiveChange] = []
+            let budget = outputLimit == .max ? nil : SharedTextBudget(limit: outputLimit, spent: 0)
+            var changes = ChangeList(budget: budget)
             metadata(a, b, into: &changes)
             fields(a.appState, b.appState, object: nil, path: [.key("appState")], into: &changes)
             objects(a, b, deferred: deferred, into: &changes)
-            return changes
+            changes.finish()
+            return changes.isFull ? nil : changes.changes
         }
     }
 
     // MARK: Archive level
 
-    private func metadata(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout [ArchiveChange]) {
+    private func metadata(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout ChangeList) {
         func compare(_ name: String, _ old: DiffValue?, _ new: DiffValue?, differ: Bool? = nil) {
             guard !isIgnored(name), differ ?? (old != new) else { return }
             let kind: ArchiveChange.Kind = old == nil ? .added : (new == nil ? .removed : .changed)
@@ -77,17 +88,18 @@ public struct ArchiveDiffer: Sendable {
 
     // MARK: Objects
 
-    private func objects(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?, into changes: inout [ArchiveChange]) {
+    private func objects(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?, into changes: inout ChangeList) {
         let newObjects = Dictionary(b.objects.indices.map { (b.objects[$0].identifierPath, $0) }, uniquingKeysWith: { first, _ in first })
         var oldPaths = Set<IdentifierPath>()
         // Each object's changes depend on that object and its namesake alone: parts of the old
         // archive's objects are compared apart, on all processors, and their changes joined in order.
+        let budget = changes.budget
         let parts = DeepStack.mapParts(of: a.objects.count, stackSize: DeferredStates.stackSize(for: deferred?.a), first: {
             oldPaths = Set(a.objects.map(\.identifierPath))
         }) { range in
-            var changes: [ArchiveChange] = []
+            var changes = ChangeList(budget: budget)
             var strings = RepeatedStrings()
-            for index in range {
+            for index in range where !changes.isFull {
                 let path = a.objects[index].identifierPath
                 guard let newIndex = newObjects[path] else {
                     changes.append(ArchiveChange(.removed, identifierPath: path.rawValue, path: [], summary: "object removed"))
@@ -103,15 +115,16 @@ public struct ArchiveDiffer: Sendable {
                 let new = deferred?.b.object(at: newIndex, of: b, sharing: &strings) ?? b.objects[newIndex]
                 object(old, new, into: &changes)
             }
+            changes.finish()
             return changes
         }
-        for part in parts { changes += part }
+        for part in parts { changes.append(contentsOf: part) }
         for new in b.objects where !oldPaths.contains(new.identifierPath) {
             changes.append(ArchiveChange(.added, identifierPath: new.identifierPath.rawValue, path: [], summary: "object added"))
         }
     }
 
-    private func object(_ a: RestorationObject, _ b: RestorationObject, into changes: inout [ArchiveChange]) {
+    private func object(_ a: RestorationObject, _ b: RestorationObject, into changes: inout ChangeList) {
         let path = a.identifierPath.rawValue
         if !isIgnored("restorationClassMap"), !isIgnored("restorationClass"), !a.restorationClass.isExactly(b.restorationClass) {
             let kind: ArchiveChange.Kind = a.restorationClass == nil ? .added : (b.restorationClass == nil ? .removed : .changed)
@@ -146,11 +159,11 @@ public struct ArchiveDiffer: Sendable {
 
     // MARK: Values
 
-    private func fields(_ a: ArchiveFields, _ b: ArchiveFields, object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
+    private func fields(_ a: ArchiveFields, _ b: ArchiveFields, object: String?, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
         // The same keys in the same order with equal values, the usual case, differ nowhere:
         // found in one pass, without a union of the keys and a search for each.
         if a.keys.isExactly(b.keys), a.values == b.values { return }
-        for key in orderedUnion(a.keys, b.keys) where !isIgnored(key) {
+        for key in orderedUnion(a.keys, b.keys) where !isIgnored(key) && !changes.isFull {
             let keyPath = path + [.key(key)]
             switch (a[key], b[key]) {
             case (let old?, let new?):
@@ -169,9 +182,9 @@ public struct ArchiveDiffer: Sendable {
         }
     }
 
-    private func value(_ a: ArchiveValue, _ b: ArchiveValue, object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
+    private func value(_ a: ArchiveValue, _ b: ArchiveValue, object: String?, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
         // Exact equality: reals by their bits (see ArchiveValueEquality.swift).
-        if a == b { return }
+        if changes.isFull || a == b { return }
         switch (a, b) {
         case (.dictionary(let x), .dictionary(let y)):
             if let old = x.stringKeyed, let new = y.stringKeyed {
@@ -192,8 +205,8 @@ public struct ArchiveDiffer: Sendable {
         changes.append(ArchiveChange(.changed, identifierPath: object, path: path, old: .value(a), new: .value(b)))
     }
 
-    private func elements(_ a: [ArchiveValue], _ b: [ArchiveValue], object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
-        for index in 0..<max(a.count, b.count) {
+    private func elements(_ a: [ArchiveValue], _ b: [ArchiveValue], object: String?, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
+        for index in 0..<max(a.count, b.count) where !changes.isFull {
             let elementPath = path + [.index(index)]
             if index >= b.count {
                 changes.append(ArchiveChange(.removed, identifierPath: object, path: elementPath, old: .value(a[index])))
@@ -205,7 +218,7 @@ public struct ArchiveDiffer: Sendable {
         }
     }
 
-    private func compareScalar(_ a: ArchiveValue?, _ b: ArchiveValue?, object: String?, path: [ArchiveChange.PathComponent], into changes: inout [ArchiveChange]) {
+    private func compareScalar(_ a: ArchiveValue?, _ b: ArchiveValue?, object: String?, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
         switch (a, b) {
         case (let old?, let new?): value(old, new, object: object, path: path, into: &changes)
         case (let old?, nil): changes.append(ArchiveChange(.removed, identifierPath: object, path: path, old: .value(old)))
@@ -234,5 +247,48 @@ public struct ArchiveDiffer: Sendable {
     private func orderedUnion(_ a: [String], _ b: [String]) -> [String] {
         var seen = ExactTextSet()
         return (a + b).filter { seen.insert($0) }
+    }
+}
+
+/// The changes found so far, and what the least of their text or JSON takes, counted against
+/// a budget shared by the parts compared on other processors: once it is spent, `isFull`, and
+/// the comparison stops.
+struct ChangeList {
+    private(set) var changes: [ArchiveChange] = []
+    let budget: SharedTextBudget?
+    /// Bytes counted here and not yet told to `budget` (told a step at a time, so that the
+    /// threads do not wait on its lock for every change).
+    private var unreported = 0
+    private(set) var isFull = false
+
+    init(budget: SharedTextBudget?) {
+        self.budget = budget
+    }
+
+    mutating func append(_ change: ArchiveChange) {
+        guard !isFull else { return }
+        changes.append(change)
+        guard budget != nil else { return }
+        unreported += change.minimumSize
+        if unreported >= SharedTextBudget.step { report() }
+    }
+
+    /// A part's changes, counted there already.
+    mutating func append(contentsOf part: ChangeList) {
+        changes += part.changes
+        isFull = isFull || part.isFull
+    }
+
+    /// Tells the budget what is left; the list is full if the budget is spent, here or by
+    /// another part.
+    mutating func finish() {
+        report()
+        if let budget, budget.isSpent { isFull = true }
+    }
+
+    private mutating func report() {
+        guard let budget else { return }
+        if unreported > 0, budget.spend(unreported) { isFull = true }
+        unreported = 0
     }
 }

@@ -1,19 +1,10 @@
 /// `diff --json` (schema version 1): values in the `dump --json` encoding.
 package struct DiffDocument: JSONRepresentable {
     public static let schemaVersion = 1
-    /// Fewer bytes than the document of `changes` takes: each change writes `"change"`,
-    /// `"identifierPath"` and `"path"` (64 bytes with their indentation at least), and each
-    /// path component on a line of its own (ten bytes besides the component). A document
-    /// bound to be longer than the output limit need not be built to find out.
+    /// Fewer bytes than the document of `changes` takes (see `ArchiveChange.minimumSize`): a
+    /// document bound to be longer than the output limit need not be built to find out.
     public static func minimumSize(of changes: [ArchiveChange]) -> Int {
-        changes.reduce(0) { total, change in
-            change.path.reduce(total + 64) { size, component in
-                switch component {
-                case .key(let key): size + 10 + key.utf8.count
-                case .index: size + 11
-                }
-            }
-        }
+        changes.reduce(0) { $0 + $1.minimumSize }
     }
 
     public let a: String

@@ -92,13 +92,24 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         let dictionary: PropertyListContainer
         /// By key: the position of its first occurrence among the keys, or -1.
         fileprivate var positions = SIMD4<Int>(repeating: -1)
+        /// By key: how many times it occurs (a damaged or forged root repeats one).
+        fileprivate var counts = SIMD4<Int>(repeating: 0)
+
+        /// The fixed keys the root holds more than once, with their counts.
+        var repeated: [(key: String, count: Int)] {
+            [("$archiver", 0), ("$top", 1), ("$objects", 2), ("$version", 3)].compactMap { name, index in
+                counts[index] > 1 ? (name, counts[index]) : nil
+            }
+        }
         /// The error of the first key that could not be read, where the pass stopped.
         fileprivate var unreadableKey: ArchiveError?
     }
 
     private func rootMembers(of dictionary: PropertyListContainer, _ s: inout DecodingState) -> RootMembers {
         var members = RootMembers(dictionary: dictionary)
-        for position in 0..<dictionary.count where members.positions.min() < 0 {
+        // Every key, so that a repeated one is seen (a root has four; a hostile one is counted
+        // against the input it takes).
+        for position in 0..<dictionary.count {
             let key: RootMembers.Key?
             do throws(ArchiveError) {
                 key = try rootKey(position, of: dictionary, &s)
@@ -106,7 +117,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 members.unreadableKey = error
                 break
             }
-            if let key, members.positions[key.rawValue] < 0 { members.positions[key.rawValue] = position }
+            guard let key else { continue }
+            if members.positions[key.rawValue] < 0 { members.positions[key.rawValue] = position }
+            members.counts[key.rawValue] += 1
         }
         return members
     }
@@ -147,6 +160,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// Decodes `$top` of a root dictionary whose `$archiver` was checked; returns the
     /// archive's node.
     mutating func decodeArchive(root: RootMembers, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        if archiveDepth == 0 { s.repeatedRootKeys = root.repeated }
         let topIndex = try value(.top, of: root, &s)
         guard let topIndex, case .dictionary(let top) = try object(topIndex, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: $top is \(try describe(topIndex, &s)), not a dictionary")

@@ -20,6 +20,8 @@ struct DecodingState {
     var bytes = 0
     /// Bytes of nested archives parsed so far, all levels together.
     var nestedBytes = 0
+    /// The fixed keys (`$top` …) the file's root dictionary holds more than once.
+    var repeatedRootKeys: [(key: String, count: Int)] = []
     /// `$top` keys and fields from the outer archive down to the value being decoded, as string
     /// nodes: made into strings only for an error.
     var location: [TapeNode] = []
@@ -136,7 +138,7 @@ struct DecodingState {
                 return ArchiveTape(tape, root: root, isPlainPropertyList: true)
             }
             let root = try decoder.decodeArchive(&self)
-            return ArchiveTape(tape, root: root)
+            return ArchiveTape(tape, root: root, repeatedRootKeys: repeatedRootKeys)
         } catch where error.kind == .notKeyedArchive {
             // Not a keyed archive: a broken property list is reported as such first.
             try checkPropertyList(table)

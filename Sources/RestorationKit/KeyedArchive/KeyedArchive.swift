@@ -3,6 +3,15 @@ public struct KeyedArchive: Hashable, Sendable {
     public var top: ArchiveFields
     /// `$version` as written (NSKeyedArchiver writes 100000).
     public var version: PropertyListValue?
+    /// The root dictionary's fixed keys (`$archiver`, `$top`, `$objects`, `$version`) that it
+    /// holds more than once, with how many times: the first of each is read. NSKeyedArchiver
+    /// never writes one twice.
+    public var repeatedRootKeys: [String: Int] = [:]
+
+    /// `repeatedRootKeys` in the order the root's keys are written.
+    var rootKeyRepeats: [(key: String, count: Int)] {
+        ["$archiver", "$top", "$objects", "$version"].compactMap { key in repeatedRootKeys[key].map { (key, $0) } }
+    }
 
     /// The `$version` NSKeyedArchiver writes, the only one Foundation's unarchiver reads.
     public static let archiverVersion: Int128 = 100_000

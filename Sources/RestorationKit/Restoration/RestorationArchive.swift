@@ -80,7 +80,7 @@ public struct RestorationArchive: Hashable, Sendable {
             self.appState = archive.top
             self.notes = [interpret
                 ? "not a UIKit state-restoration archive (no \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths)): shown as a generic keyed archive"
-                : "shown raw, as a generic keyed archive (--raw)"]
+                : "shown raw, as a generic keyed archive (--raw)"] + Self.rootNotes(archive)
             return
         }
         majorVersion = reader.take(RestorationKeys.majorVersion, as: "an integer") { $0.integerValue }
@@ -158,8 +158,16 @@ public struct RestorationArchive: Hashable, Sendable {
             return object
         }
         appState = pending.reader.remaining
-        notes = pending.reader.notes + Self.repeatedKeys(archive.top).map { key, count in
+        notes = Self.rootNotes(archive) + pending.reader.notes + Self.repeatedKeys(archive.top).map { key, count in
             "$top holds \(key) \(count) times: the first value is read, the others are shown among the other keys"
+        }
+    }
+
+    /// What the root dictionary repeats: the first value of each key is read, the others are
+    /// not (they are not part of the archive NSKeyedUnarchiver reads either).
+    static func rootNotes(_ archive: KeyedArchive) -> [String] {
+        archive.rootKeyRepeats.map { key, count in
+            "the root dictionary holds \(key) \(count) times: the first is read, the others are not"
         }
     }
 

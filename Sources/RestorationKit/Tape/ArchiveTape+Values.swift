@@ -27,7 +27,9 @@ extension ArchiveTape {
                 return deferringArchives && node.kind == .archive ? Self.deferredArchive : value(node, &strings)
             }
         }.flatMap { $0 }
-        return KeyedArchive(top: ArchiveFields(keys: keys, values: values, index: index), version: .integer(KeyedArchive.archiverVersion))
+        var archive = KeyedArchive(top: ArchiveFields(keys: keys, values: values, index: index), version: .integer(KeyedArchive.archiverVersion))
+        archive.repeatedRootKeys = Dictionary(repeatedRootKeys, uniquingKeysWith: max)
+        return archive
     }
 
     /// What `keyedArchive(…, deferringArchives: true)` leaves for a nested archive in `$top`.

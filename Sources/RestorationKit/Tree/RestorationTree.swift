@@ -41,6 +41,18 @@ public struct RestorationTree: Sendable {
         (roots, appDangling) = built
     }
 
+    /// Fewer bytes than any drawing of the tree takes: every form writes each node's label and
+    /// each dangling reference's target and key.
+    package var minimumOutputSize: Int {
+        var size = appDangling.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count }
+        var pending = roots
+        while let node = pending.popLast() {
+            size += node.label.utf8.count + 1 + node.dangling.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count }
+            pending += node.children
+        }
+        return size
+    }
+
     /// A tree as given (for tests of the formatters).
     init(roots: [Node], appDangling: [(key: String, target: String)]) {
         self.roots = roots

@@ -27,8 +27,15 @@ package struct TreeGraphFormatter: Sendable {
     /// The graph of the trees, each with its file's name. With `clustered` (several files were
     /// asked for, whether or not all could be read) each tree is a cluster titled by its file.
     public func format(_ trees: [(file: String, tree: RestorationTree)], clustered: Bool? = nil) -> String {
+        format(trees, clustered: clustered, outputLimit: .max)!
+    }
+
+    /// The graph, or nil once it is longer than `outputLimit` bytes: it is not drawn further,
+    /// so refusing costs no more than the limit (labels escaped for the graph language can
+    /// take five times the bytes of the names they show).
+    public func format(_ trees: [(file: String, tree: RestorationTree)], clustered: Bool? = nil, outputLimit: Int) -> String? {
         let clustered = clustered ?? (trees.count > 1)
-        var output = Output(language: language)
+        var output = Output(language: language, limit: outputLimit)
         output.line(language == .dot ? "digraph \"restoration-tree\" {" : "flowchart TD", indent: 0)
         if language == .dot {
             output.line("node [shape=box, fontname=\"Helvetica\"];")
@@ -48,13 +55,14 @@ package struct TreeGraphFormatter: Sendable {
             }
             draw(entry.tree, prefix: prefix, into: &output, indent: clustered ? 2 : 1)
             if clustered { output.line(language == .dot ? "}" : "end") }
+            if output.isFull { return nil }
         }
         if language == .mermaid {
             output.line("classDef dangling stroke:#c00,color:#c00,stroke-dasharray:4 3")
             output.line("classDef nostate stroke:#c00")
         }
         if language == .dot { output.line("}", indent: 0) }
-        return output.text
+        return output.isFull ? nil : output.text
     }
 
     private func draw(_ tree: RestorationTree, prefix: String, into output: inout Output, indent: Int) {
@@ -66,7 +74,7 @@ package struct TreeGraphFormatter: Sendable {
             case dangling([(key: String, target: String)], owner: String)
         }
         var pending: [Step] = tree.roots.reversed().map { .object($0, parent: nil) }
-        while let step = pending.popLast() {
+        while !output.isFull, let step = pending.popLast() {
             switch step {
             case .object(let node, let parent):
                 objects += 1
@@ -85,7 +93,7 @@ package struct TreeGraphFormatter: Sendable {
                 if !node.dangling.isEmpty { pending.append(.dangling(node.dangling, owner: id)) }
                 pending.append(contentsOf: node.children.reversed().map { .object($0, parent: id) })
             case .dangling(let references, let owner):
-                for reference in references {
+                for reference in references where !output.isFull {
                     danglingCount += 1
                     let leaf = prefix + "d\(danglingCount)"
                     output.node(leaf, ["✗ " + TextEscaping.escape(reference.target), "(" + TextEscaping.escape(reference.key) + ": not saved)"], style: .dangling, indent: indent)
@@ -105,10 +113,20 @@ package struct TreeGraphFormatter: Sendable {
         enum Style { case plain, noState, dangling }
 
         let language: Language
+        /// The most bytes the text may take; past it, lines are dropped and `isFull` is true.
+        let limit: Int
         var text = ""
+        private(set) var isFull = false
+
+        init(language: Language, limit: Int = .max) {
+            self.language = language
+            self.limit = limit
+        }
 
         mutating func line(_ content: String, indent: Int = 1) {
+            guard !isFull else { return }
             text += String(repeating: "  ", count: indent) + content + "\n"
+            if text.utf8.count > limit { isFull = true }
         }
 
         mutating func node(_ id: String, _ lines: [String], style: Style, indent: Int) {
@@ -147,29 +165,45 @@ package struct TreeGraphFormatter: Sendable {
             }
         }
 
+        /// `\\`, `\"` and `&amp;`; every other byte as it is (the three are ASCII, never part of
+        /// another character's UTF-8).
         private static func dotEscaped(_ text: String) -> String {
-            var result = ""
-            for character in text.unicodeScalars {
-                switch character {
-                case "\\": result += "\\\\"
-                case "\"": result += "\\\""
-                case "&": result += "&amp;"
-                default: result.unicodeScalars.append(character)
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "&") }) else { return text }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count + 16)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+                case UInt8(ascii: "&"): bytes += Array("&amp;".utf8)
+                default: bytes.append(byte)
                 }
             }
-            return result
+            return String(decoding: bytes, as: UTF8.self)
         }
 
+        /// Letters, digits and plain punctuation as they are; every other character as its code,
+        /// `#123;`. Written as bytes: a label is escaped character by character.
         private static func mermaidEscaped(_ text: String) -> String {
-            var result = ""
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count * 2)
             for scalar in text.unicodeScalars {
-                if scalar.isASCII, scalar.properties.isAlphabetic || scalar.properties.numericType != nil || " .,:/_-()[]'*+=?!@".unicodeScalars.contains(scalar) {
-                    result.unicodeScalars.append(scalar)
+                let value = scalar.value
+                if value < 0x80, plainMermaid[Int(value)] {
+                    bytes.append(UInt8(value))
                 } else {
-                    result += "#\(scalar.value);"
+                    bytes.append(UInt8(ascii: "#"))
+                    bytes.append(contentsOf: String(value).utf8)
+                    bytes.append(UInt8(ascii: ";"))
                 }
             }
-            return result
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// By ASCII code: whether Mermaid takes the character in a label as it is.
+        private static let plainMermaid: [Bool] = (0..<128).map { code in
+            let scalar = Unicode.Scalar(UInt8(code))
+            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || " .,:/_-()[]'*+=?!@".unicodeScalars.contains(scalar)
         }
     }
 }
