@@ -32,11 +32,23 @@ enum ToolRunner {
         packageRoot + "/Fixtures/" + name
     }
 
-    /// Runs the tool with `arguments` from the package root, optionally feeding `input` on stdin.
-    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> ToolRun {
+    /// Whether `run(_:asUnprivilegedUser:)` can run the tool as another user than root: the
+    /// tests run as root in CI, where every file is readable, and a permission check needs a
+    /// user that permissions apply to (util-linux's setpriv, as `nobody`).
+    static var canRunUnprivileged: Bool {
+        getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+    }
+
+    /// Runs the tool with `arguments` from the package root, optionally feeding `input` on stdin;
+    /// with `asUnprivilegedUser`, run by root, as `nobody`.
+    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:], asUnprivilegedUser: Bool = false) throws -> ToolRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if asUnprivilegedUser, getuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
         var env = ProcessInfo.processInfo.environment
         env["COLUMNS"] = "100"

@@ -173,9 +173,9 @@ final class ScanCommandTests: XCTestCase {
         let locked = FileManager.default.temporaryDirectory.appendingPathComponent("scan-locked-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0])
         defer { try? FileManager.default.removeItem(at: locked) }
-        // root reads any directory; the check is meaningful only for other users.
-        if getuid() != 0 {
-            let denied = try ToolRunner.run(["scan", locked.path])
+        // root reads any directory: run as another user.
+        if ToolRunner.canRunUnprivileged {
+            let denied = try ToolRunner.run(["scan", locked.path], asUnprivilegedUser: true)
             XCTAssertEqual(denied.status, 2)
             XCTAssertTrue(denied.stderr.hasSuffix(": error: cannot read this directory: Permission denied\n"), denied.stderr)
         }

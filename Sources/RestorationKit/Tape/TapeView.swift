@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A tape's nodes, bytes and side tables by pointer: what readers that run on several threads at
 /// once hold. Copying it counts no reference: the tape's own reference count is shared by every
 /// thread, and counting it for each node would have them wait on each other.
@@ -45,7 +53,7 @@ struct TapeView {
     /// Whether two string nodes hold the same bytes.
     func sameBytes(_ a: TapeNode, _ b: TapeNode) -> Bool {
         let (first, second) = (bytes(of: a), bytes(of: b))
-        return first.count == second.count && first.elementsEqual(second)
+        return first.count == second.count && (first.count == 0 || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
     }
 
     /// Why data flagged `archiveError` could not be read as the property list it announced.

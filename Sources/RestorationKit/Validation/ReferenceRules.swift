@@ -58,21 +58,32 @@ enum ReferenceRules {
     /// order; keys are the same when their bytes are. Most states have a handful of keys: they
     /// are compared pairwise, without hashing, up to 32.
     private static func repeatedKeys(_ state: TapeObject.State, _ view: TapeView) -> [(key: String, count: Int)] {
-        let keys = (0..<state.count).compactMap { state.entry($0, in: view).key }
-        guard keys.count > 1 else { return [] }
-        var repeated: [(key: String, count: Int)] = []
-        if keys.count <= 32 {
-            var counted = [Bool](repeating: false, count: keys.count)
-            for first in keys.indices where !counted[first] {
-                var count = 1
-                for later in (first + 1)..<keys.count where !counted[later] && view.sameBytes(keys[first], keys[later]) {
-                    counted[later] = true
-                    count += 1
+        let count = state.positions.count
+        guard count > 1 else { return [] }
+        if count <= 32 {
+            // Pairs compared in place, by length first: no key is copied, and the usual state,
+            // whose keys all differ, allocates nothing.
+            func key(_ index: Int) -> TapeNode { view.member(state.positions[index], of: state.archive) }
+            var repeatedAt: [Int] = []
+            for first in 0..<(count - 1) {
+                let firstKey = key(first)
+                for later in (first + 1)..<count where key(later).memberCount == firstKey.memberCount && view.sameBytes(firstKey, key(later)) {
+                    repeatedAt.append(first)
+                    break
                 }
-                if count > 1 { repeated.append((view.string(of: keys[first]), count)) }
+            }
+            guard !repeatedAt.isEmpty else { return [] }
+            var repeated: [(key: String, count: Int)] = []
+            var reported: [TapeNode] = []
+            for first in repeatedAt where !reported.contains(where: { view.sameBytes($0, key(first)) }) {
+                reported.append(key(first))
+                let times = (0..<count).filter { view.sameBytes(key($0), key(first)) }.count
+                repeated.append((view.string(of: key(first)), times))
             }
             return repeated
         }
+        let keys = (0..<count).map { view.member(state.positions[$0], of: state.archive) }
+        var repeated: [(key: String, count: Int)] = []
         var counts: [ExactText: Int] = [:]
         let texts = keys.map { ExactText(view.string(of: $0)) }
         for text in texts { counts[text, default: 0] += 1 }
