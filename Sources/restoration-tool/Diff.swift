@@ -100,9 +100,11 @@ struct Diff: ParsableCommand {
     /// worst of them.
     private func compareDirectories(_ a: String, _ b: String) -> Never {
         var unreadable: [String] = []
-        guard let filesA = SavedStateDirectory.allFiles(in: a, unreadable: &unreadable),
-              let filesB = SavedStateDirectory.allFiles(in: b, unreadable: &unreadable) else {
-            Console.error(file: SavedStateDirectory.allFiles(in: a, unreadable: &unreadable) == nil ? a : b, "cannot read this directory")
+        let (listedA, listedB) = (SavedStateDirectory.allFiles(in: a, unreadable: &unreadable), SavedStateDirectory.allFiles(in: b, unreadable: &unreadable))
+        guard let filesA = listedA, let filesB = listedB else {
+            for (directory, listed) in [(a, listedA), (b, listedB)] where listed == nil {
+                Console.error(file: directory, "cannot read this directory: " + (DirectoryListing.failureReason(directory) ?? "it changed while it was read"))
+            }
             Console.finish(ExitStatus.unreadable)
         }
         var status = ExitStatus.success

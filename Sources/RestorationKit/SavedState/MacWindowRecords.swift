@@ -86,13 +86,13 @@ public struct MacWindowRecords: Sendable, Hashable {
                 ciphertexts[index] = nil
                 continue
             }
-            switch envelopeHead(head, plaintextCount: ciphertext.count) {
+            switch envelopeHead(head[...], plaintextCount: ciphertext.count) {
             case .failure(let problem):
                 records[index].status = .wrongKey(problem.reason)
                 ciphertexts[index] = nil
-            case .success(let (field, name)):
-                records[index].envelopeField = field
-                records[index].name = name
+            case .success(let head):
+                records[index].envelopeField = head.field
+                records[index].name = head.name
             }
         }
         markCurrent(&records)
@@ -209,54 +209,47 @@ public struct MacWindowRecords: Sendable, Hashable {
     /// a wrong key (a sane name length, `rchv` first, a binary property list in it).
     private static func envelope(_ plaintext: [UInt8], _ range: Range<Int>) -> Result<Envelope, EnvelopeProblem> {
         let bytes = plaintext[range]
-        func word(_ at: Int) -> UInt32 { bigEndian(bytes, at) }
-        guard bytes.count >= 8 else { return .failure(EnvelopeProblem(reason: "its plaintext is too short for an envelope")) }
-        let nameLength = Int(word(range.lowerBound + 4))
-        guard nameLength <= maximumNameLength, 8 + nameLength + 8 <= bytes.count else {
-            return .failure(EnvelopeProblem(reason: "its plaintext gives a name of \(nameLength) bytes, not an envelope's (the key does not fit)"))
+        let (field, name, nameLength): (UInt32, String, Int)
+        switch envelopeHead(bytes, plaintextCount: bytes.count) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let head): (field, name, nameLength) = head
         }
-        let nameStart = range.lowerBound + 8
-        let name = String(decoding: bytes[nameStart..<(nameStart + nameLength)], as: UTF8.self)
+        // The head checked the name and the `rchv` value that follows it; the values, that one
+        // first, run to the first that is no tag of four printable letters or does not fit.
         var values: [(String, Range<Int>)] = []
-        var position = nameStart + nameLength
+        var position = range.lowerBound + 8 + nameLength
         while range.upperBound - position >= 8 {
             let tagBytes = bytes[position..<(position + 4)]
             guard tagBytes.allSatisfy({ (0x20...0x7e).contains($0) }) else { break }
-            let length = Int(word(position + 4))
+            let length = Int(bigEndian(bytes, position + 4))
             guard length <= range.upperBound - position - 8 else { break }
             values.append((String(decoding: tagBytes, as: UTF8.self), (position + 8)..<(position + 8 + length)))
             position += 8 + length
         }
-        guard let first = values.first, first.0 == "rchv" else {
-            return .failure(EnvelopeProblem(reason: "its plaintext has no rchv value after the name (the key does not fit)"))
-        }
-        guard bytes[first.1].starts(with: "bplist00".utf8) else {
-            return .failure(EnvelopeProblem(reason: "its rchv value is not a binary property list (the key does not fit)"))
-        }
-        return .success(Envelope(field: word(range.lowerBound), name: name, values: values))
+        return .success(Envelope(field: field, name: name, values: values))
     }
 
-    /// The first field and name of an envelope from its first blocks, or why they are none of
-    /// an envelope's: the checks of `envelope(_:_:)` that the first `headBytes` bytes allow.
-    private static func envelopeHead(_ head: [UInt8], plaintextCount: Int) -> Result<(UInt32, String), EnvelopeProblem> {
+    /// The first field and name of an envelope, or why the plaintext is none: the checks that
+    /// tell a wrong key (a name of at most `maximumNameLength` bytes, an `rchv` value after it
+    /// that fits the plaintext's `plaintextCount` bytes, a binary property list in it). `head`
+    /// may be the plaintext's first `headBytes` bytes only: that is enough.
+    private static func envelopeHead(_ head: ArraySlice<UInt8>, plaintextCount: Int) -> Result<(field: UInt32, name: String, nameLength: Int), EnvelopeProblem> {
+        let start = head.startIndex
         guard head.count >= 8 else { return .failure(EnvelopeProblem(reason: "its plaintext is too short for an envelope")) }
-        let nameLength = Int(bigEndian(head[...], 4))
+        let nameLength = Int(bigEndian(head, start + 4))
         guard nameLength <= maximumNameLength, 8 + nameLength + 8 <= plaintextCount else {
             return .failure(EnvelopeProblem(reason: "its plaintext gives a name of \(nameLength) bytes, not an envelope's (the key does not fit)"))
         }
-        let tagStart = 8 + nameLength
-        guard head[tagStart..<(tagStart + 4)].elementsEqual("rchv".utf8) else {
-            return .failure(EnvelopeProblem(reason: "its plaintext has no rchv value after the name (the key does not fit)"))
-        }
-        let archiveLength = Int(bigEndian(head[...], tagStart + 4))
+        let tagStart = start + 8 + nameLength
         let archiveStart = tagStart + 8
-        guard archiveLength <= plaintextCount - archiveStart else {
+        guard head[tagStart..<(tagStart + 4)].elementsEqual("rchv".utf8),
+              Int(bigEndian(head, tagStart + 4)) <= plaintextCount - (archiveStart - start) else {
             return .failure(EnvelopeProblem(reason: "its plaintext has no rchv value after the name (the key does not fit)"))
         }
-        guard archiveLength >= 8, head[archiveStart..<min(head.count, archiveStart + 8)].elementsEqual("bplist00".utf8) else {
+        guard Int(bigEndian(head, tagStart + 4)) >= 8, head[archiveStart..<min(head.endIndex, archiveStart + 8)].elementsEqual("bplist00".utf8) else {
             return .failure(EnvelopeProblem(reason: "its rchv value is not a binary property list (the key does not fit)"))
         }
-        return .success((bigEndian(head[...], 0), String(decoding: head[8..<tagStart], as: UTF8.self)))
+        return .success((bigEndian(head, start), String(decoding: head[(start + 8)..<tagStart], as: UTF8.self), nameLength))
     }
 
     /// Marks each window's (and name's) last record current and counts the records before it.
