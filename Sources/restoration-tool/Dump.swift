@@ -49,7 +49,11 @@ struct Dump: ParsableCommand {
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
     private func dumpAll() -> Never {
         var status = ExitStatus.success
-        let files = input.expandedFiles(status: &status).map(\.path)
+        let expanded = input.expandedFiles(status: &status)
+        let files = expanded.map(\.path)
+        // A folder, like several files, gives JSON an array, whatever it holds (one file, or
+        // none: then the count of files differs from the arguments').
+        let several = files.count > 1 || expanded.contains(where: \.inFolder) || files.count != input.files.count
         let options = SavedStateReading.Options(includesHistory: history)
         var documents: [DumpDocument] = []
         var wroteText = false
@@ -100,8 +104,8 @@ struct Dump: ParsableCommand {
         }
         // Several files always give an array, even an empty one: the output's shape must not
         // depend on which inputs could be read.
-        if json, !documents.isEmpty || files.count > 1 || files.count != input.files.count {
-            if !Console.writeJSON(documents, asArray: files.count > 1 || files.count != input.files.count, files: files, limit: decoding.maxOutputBytes) {
+        if json, !documents.isEmpty || several {
+            if !Console.writeJSON(documents, asArray: several, files: files, limit: decoding.maxOutputBytes) {
                 status = max(status, ExitStatus.unreadable)
             }
         }

@@ -21,6 +21,14 @@ final class SavedStateCommandTests: XCTestCase {
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertEqual(text.stdout.components(separatedBy: "\nFile: ").count, 3, "data.data, window_1.data, windows.plist")
         XCTAssertTrue(text.stdout.contains("Note: a macOS window snapshot (96 bytes)"))
+        // A folder of one file is still an array.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("one-\(UUID().uuidString).savedState")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: ToolRunner.fixture("ios8-tabbar.data"), toPath: folder.appendingPathComponent("data.data").path)
+        let one = try ToolRunner.run(["dump", "--json", folder.path])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertEqual((try json(one) as? [[String: Any]])?.count, 1, String(one.stdout.prefix(40)))
     }
 
     func testHistoryShowsOlderRecords() throws {

@@ -12,11 +12,7 @@ struct ApplicationMapping: Sendable {
     init?(in directory: String, limits: DecodingLimits) {
         let path = directory + "/" + Self.fileName
         guard DirectoryListing.kind(of: path) != nil,
-              let bytes = try? InputFile.read(path, limit: min(limits.maxInputBytes, 16 << 20), followingLinks: false)
-        else { return nil }
-        var state = DecodingState(limits: limits, allowsConcurrency: false)
-        guard let tape = try? state.decodeFile(bytes[...], allowsPlain: true), tape.isPlainPropertyList,
-              case .array(let members) = tape.value(tape.root)
+              case .array(let members)?? = try? SavedStateReading.plainRoot(at: path, limit: min(limits.maxInputBytes, 16 << 20), limits: limits)
         else { return nil }
         var named: String?
         for member in members {

@@ -64,16 +64,23 @@ package enum SavedStateReading {
             return (nil, "no windows.plist beside this file: the records cannot be decrypted without the keys it holds")
         }
         do throws(ArchiveError) {
-            let bytes = try InputFile.read(listPath, limit: limits.maxInputBytes, followingLinks: false)
-            var state = DecodingState(limits: limits, allowsConcurrency: false)
-            let tape = try state.decodeFile(bytes[...], allowsPlain: true)
-            guard tape.isPlainPropertyList, let list = MacWindowList(root: tape.value(tape.root)) else {
+            guard let root = try plainRoot(at: listPath, limit: limits.maxInputBytes, limits: limits), let list = MacWindowList(root: root) else {
                 return (nil, "windows.plist beside this file is no list of windows: the records cannot be decrypted")
             }
             return (list, "keys from windows.plist beside this file (\(list.entries.count) \(list.entries.count == 1 ? "entry" : "entries"))")
         } catch {
             return (nil, "windows.plist beside this file cannot be read (\(error.description)): the records cannot be decrypted")
         }
+    }
+
+    /// The root value of the plain property list at `path` (a side file: `windows.plist`,
+    /// `ApplicationMapping.plist`), read up to `limit` bytes without following a link; nil
+    /// for a keyed archive.
+    static func plainRoot(at path: String, limit: Int, limits: DecodingLimits) throws(ArchiveError) -> ArchiveValue? {
+        let bytes = try InputFile.read(path, limit: limit, followingLinks: false)
+        var state = DecodingState(limits: limits, allowsConcurrency: false)
+        let tape = try state.decodeFile(bytes[...], allowsPlain: true)
+        return tape.isPlainPropertyList ? tape.value(tape.root) : nil
     }
 
     /// The folder `path` is in ("" for a bare name).
