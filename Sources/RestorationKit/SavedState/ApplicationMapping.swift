@@ -12,7 +12,7 @@ struct ApplicationMapping: Sendable {
     init?(in directory: String, limits: DecodingLimits) {
         let path = directory + "/" + Self.fileName
         guard DirectoryListing.kind(of: path) != nil,
-              case .array(let members)?? = try? SavedStateReading.plainRoot(at: path, limit: min(limits.maxInputBytes, 16 << 20), limits: limits)
+              case .array(let members)? = try? SavedStateReading.plainRoot(at: path, limit: min(limits.maxInputBytes, 16 << 20), limits: limits)
         else { return nil }
         var named: String?
         for member in members {
