@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "restoration-tool",
+    // Int128 in the public API and Synchronization's Atomic need macOS 15; Linux has both.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "RestorationKit", targets: ["RestorationKit"]),
         .executable(name: "restoration-tool", targets: ["restoration-tool"]),

@@ -1,10 +1,17 @@
 import ArgumentParser
 import RestorationKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The archive arguments of the commands that read one or more archive files.
 struct ArchiveFiles: ParsableArguments {
-    @Argument(help: ArgumentHelp("Archives to read (data.data files), other files of a .savedState folder, or such folders; - for standard input.", valueName: "file"), completion: .file())
-    var files: [String]
+    @Argument(help: ArgumentHelp("Archives to read (data.data files), other files of a .savedState folder, or such folders; - (or none, when standard input is not a terminal) for standard input.", valueName: "file"), completion: .file())
+    var files: [String] = []
 
     /// The files to read: a directory (a `.savedState` folder) stands for every file in it and
     /// in its subfolders (see `SavedStateDirectory.allFiles`), which are then `inFolder`.
@@ -27,9 +34,19 @@ struct ArchiveFiles: ParsableArguments {
         }
     }
 
-    func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("Missing expected argument '<file> ...'") }
+    mutating func validate() throws {
+        try Self.defaultToStandardInput(&files)
         try Self.checkStandardInput(files)
+    }
+
+    /// No file given: standard input when it is redirected (`dump < data.data`, as jq and cat
+    /// read it); at a terminal, where nothing is coming, a usage error that says how.
+    static func defaultToStandardInput(_ files: inout [String]) throws {
+        guard files.isEmpty else { return }
+        guard isatty(0) == 0 else {
+            throw ValidationError("Missing expected argument '<file> ...' (- reads standard input)")
+        }
+        files = ["-"]
     }
 
     /// Standard input cannot be rewound, so it may be named once.

@@ -6,18 +6,49 @@ import Musl
 import Darwin
 #endif
 import RestorationKit
+import Synchronization
 
 /// Writes results to standard output and one-line errors to standard error.
 enum Console {
     static let toolName = "restoration-tool"
 
+    /// Whether text for people is written in ASCII (see `ASCIIText`): set once, from
+    /// `--charset` and the locale, before anything is written. JSON is UTF-8 whatever it says.
+    static let asciiOnly = Atomic<Bool>(false)
+
     static func write(_ text: String) {
-        writeAll(text, to: 1)
+        var text = text
+        text.withUTF8 { _ = writeText(UnsafeRawBufferPointer($0), to: 1) }
     }
 
-    /// Writes the pieces in order.
-    static func write(pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) {
-        writeAll(pieces, to: 1)
+    /// Writes the pieces in order, if in ASCII (`asciiOnly`) they are at most `limit` bytes;
+    /// otherwise nothing, and an error line naming `file` (false).
+    static func write(pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>, file: String, limit: Int) -> Bool {
+        guard asciiOnly.load(ordering: .relaxed) else {
+            writeAll(pieces, to: 1)
+            return true
+        }
+        var joined: [UInt8] = []
+        joined.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { joined.append(contentsOf: piece) }
+        return joined.withUnsafeBytes { write($0, after: "", file: file, limit: limit) }
+    }
+
+    /// Text for people on `descriptor`, in ASCII when `asciiOnly`; false, with nothing written,
+    /// when that makes it longer than `limit`.
+    private static func writeText(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, limit: Int = .max) -> Bool {
+        guard asciiOnly.load(ordering: .relaxed) else {
+            writeAll(bytes, to: descriptor)
+            return true
+        }
+        guard let ascii = ASCIIText.converted(bytes, limit: limit) else { return false }
+        ascii.withUnsafeBytes { writeAll($0, to: descriptor) }
+        return true
+    }
+
+    private static func writeText(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { _ = writeText(UnsafeRawBufferPointer($0), to: descriptor) }
     }
 
     /// The default of `--max-output-size`: past four times the text a 20 000-object archive
@@ -31,12 +62,32 @@ enum Console {
         return text.withUTF8 { write(UnsafeRawBufferPointer($0), after: "", file: file, limit: limit) }
     }
 
+    /// Writes `text` for programs (CSV, TSV, a DOT or Mermaid graph), in UTF-8 whatever the
+    /// charset, if it is at most `limit` bytes; otherwise nothing, and an error line (false).
+    static func writeData(_ text: String, file: String, limit: Int) -> Bool {
+        guard text.utf8.count <= limit else {
+            outputTooLarge(file: file, limit: limit)
+            return false
+        }
+        writeAll(text, to: 1)
+        return true
+    }
+
     /// Writes `heading`, then `text`, if the two are at most `limit` bytes; otherwise nothing,
     /// and an error line naming `file` (false).
     static func write(_ text: UnsafeRawBufferPointer, after heading: String, file: String, limit: Int) -> Bool {
         guard heading.utf8.count + text.count <= limit else {
             outputTooLarge(file: file, limit: limit)
             return false
+        }
+        if asciiOnly.load(ordering: .relaxed) {
+            var whole = Array(heading.utf8)
+            whole.append(contentsOf: text)
+            guard whole.withUnsafeBytes({ writeText($0, to: 1, limit: limit) }) else {
+                outputTooLarge(file: file, limit: limit)
+                return false
+            }
+            return true
         }
         write(heading)
         writeAll(text, to: 1)
@@ -45,19 +96,19 @@ enum Console {
 
     /// `restoration-tool: FILE: error: its output goes past …`.
     static func outputTooLarge(file: String, limit: Int) {
-        error(file: file, "its output goes past the limit of \(limit) bytes (--max-output-size); nothing of it is written")
+        error(file: file, DecodingLimit.outputSize.exceeded(limit) + "; nothing of it is written")
     }
 
     /// The one document or graph of several files goes past the limit: named by its last file.
     static func outputTooLarge(files: [String], limit: Int) {
         guard files.count > 1, let last = files.last else { return outputTooLarge(file: files.first ?? "-", limit: limit) }
-        error(file: last, "the output of the \(files.count) files, this one the last, goes past the limit of \(limit) bytes (--max-output-size); nothing of it is written")
+        error(file: last, DecodingLimit.outputSize.exceeded(limit) + " with the \(files.count) files, this one the last; nothing of it is written")
     }
 
     /// `restoration-tool: FILE: error: what (at byte n)`. Messages quote the input (a class
     /// name, a version string): escaped, they stay one line with no control sequence.
     static func error(file: String, _ message: String) {
-        writeAll("\(toolName): \(displayName(file)): error: \(TextEscaping.escape(message))\n", to: 2)
+        writeText("\(toolName): \(displayName(file)): error: \(TextEscaping.escape(message))\n", to: 2)
     }
 
     /// The argument parser's message for a usage error, on standard error: each line escaped,
@@ -69,7 +120,7 @@ enum Console {
         if let first = lines.first, first.hasPrefix("Error: ") {
             lines[0] = "\(toolName): error: " + first.dropFirst("Error: ".count)
         }
-        writeAll(lines.joined(separator: "\n") + "\n", to: 2)
+        writeText(lines.joined(separator: "\n") + "\n", to: 2)
     }
 
     /// Ends the process once every result is written. The commands call this instead of
@@ -150,12 +201,12 @@ enum Console {
 
     /// `restoration-tool: FILE: warning: what`: on standard error, not a failure.
     static func warning(file: String, _ message: String) {
-        writeAll("\(toolName): \(displayName(file)): warning: \(TextEscaping.escape(message))\n", to: 2)
+        writeText("\(toolName): \(displayName(file)): warning: \(TextEscaping.escape(message))\n", to: 2)
     }
 
     /// `restoration-tool: FILE: note: what`: on standard error, not a failure.
     static func note(file: String, _ message: String) {
-        writeAll("\(toolName): \(displayName(file)): note: \(TextEscaping.escape(message))\n", to: 2)
+        writeText("\(toolName): \(displayName(file)): note: \(TextEscaping.escape(message))\n", to: 2)
     }
 
     /// Unbuffered writes straight to the descriptor: output is produced in large pieces, and

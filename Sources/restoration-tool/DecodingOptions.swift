@@ -12,17 +12,22 @@ struct DecodingOptions: ParsableArguments {
     @Option(name: .customLong("max-archive-depth"), parsing: .unconditional, help: ArgumentHelp("How many keyed archives may nest inside one another, the outer one included (UIKit writes 3).", valueName: "levels"))
     var maxArchiveDepth: Int = DecodingLimits.default.maxArchiveDepth
 
-    @Option(name: .customLong("max-input-size"), parsing: .unconditional, help: ArgumentHelp("The largest input file, in bytes.", valueName: "bytes"))
-    var maxInputBytes: Int = DecodingLimits.default.maxInputBytes
+    @Option(name: .customLong("max-input-size"), parsing: .unconditional, help: ArgumentHelp("The largest input file. Sizes are bytes, or take k, M or G (64k, 10M, 1G).", valueName: "size"))
+    var maxInputSize = Size(DecodingLimits.default.maxInputBytes)
 
-    @Option(name: .customLong("max-nested-bytes"), parsing: .unconditional, help: ArgumentHelp("How many bytes of nested archives one file may make the tool parse, all levels together.", valueName: "bytes"))
-    var maxNestedArchiveBytes: Int = DecodingLimits.default.maxNestedArchiveBytes
+    @Option(name: .customLong("max-nested-bytes"), parsing: .unconditional, help: ArgumentHelp("How many bytes of nested archives one file may make the tool parse, all levels together.", valueName: "size"))
+    var maxNestedArchiveSize = Size(DecodingLimits.default.maxNestedArchiveBytes)
 
-    @Option(name: .customLong("max-expanded-bytes"), parsing: .unconditional, help: ArgumentHelp("How many bytes of strings and data one file may expand to, as written, escaped (a shared value counts once per reference).", valueName: "bytes"))
-    var maxExpandedBytes: Int = DecodingLimits.default.maxExpandedBytes
+    @Option(name: .customLong("max-expanded-bytes"), parsing: .unconditional, help: ArgumentHelp("How many bytes of strings and data one file may expand to, as written, escaped (a shared value counts once per reference).", valueName: "size"))
+    var maxExpandedSize = Size(DecodingLimits.default.maxExpandedBytes)
 
-    @Option(name: .customLong("max-output-size"), parsing: .unconditional, help: ArgumentHelp("The most bytes one file's text, or a whole JSON document, may take; past it nothing of it is written.", valueName: "bytes"))
-    var maxOutputBytes: Int = Console.defaultOutputLimit
+    @Option(name: .customLong("max-output-size"), parsing: .unconditional, help: ArgumentHelp("The most bytes one file's text, or a whole JSON document, may take; past it nothing of it is written.", valueName: "size"))
+    var maxOutputSize = Size(Console.defaultOutputLimit)
+
+    var maxInputBytes: Int { maxInputSize.bytes }
+    var maxNestedArchiveBytes: Int { maxNestedArchiveSize.bytes }
+    var maxExpandedBytes: Int { maxExpandedSize.bytes }
+    var maxOutputBytes: Int { maxOutputSize.bytes }
 
     func validate() throws {
         // The stack, not the input, bounds depth: beyond this, deep input could overflow it.
@@ -33,6 +38,22 @@ struct DecodingOptions: ParsableArguments {
         guard maxNestedArchiveBytes >= 0 else { throw ValidationError("--max-nested-bytes must not be negative") }
         guard maxExpandedBytes >= 0 else { throw ValidationError("--max-expanded-bytes must not be negative") }
         guard maxOutputBytes >= 1 else { throw ValidationError("--max-output-size must be at least 1") }
+    }
+
+    /// A size option's value: bytes, or with a binary suffix (`64k`, `10M`, `1G`).
+    struct Size: ExpressibleByArgument {
+        var bytes: Int
+
+        init(_ bytes: Int) {
+            self.bytes = bytes
+        }
+
+        init?(argument: String) {
+            guard let bytes = ByteSize.parse(argument) else { return nil }
+            self.bytes = bytes
+        }
+
+        var defaultValueDescription: String { ByteSize.text(bytes) }
     }
 
     var limits: DecodingLimits {

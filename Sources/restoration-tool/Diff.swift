@@ -5,6 +5,7 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Show what changed between two saved states.",
+        usage: "restoration-tool diff [<options>] <a> <b>",
         discussion: """
             Compares the archives as restoration models, not bytes: a binary archive and its XML \
             conversion are identical, dictionary key order does not matter, array order does. \
@@ -22,7 +23,7 @@ struct Diff: ParsableCommand {
     var ignore: [String] = []
 
     @OptionGroup
-    var color: ColorOption
+    var color: TextOutputOptions
 
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
@@ -38,6 +39,7 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
+        color.apply()
         DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { compare() }
     }
 

@@ -28,7 +28,7 @@ struct Dump: ParsableCommand {
     var history = false
 
     @OptionGroup
-    var color: ColorOption
+    var color: TextOutputOptions
 
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
@@ -42,6 +42,7 @@ struct Dump: ParsableCommand {
     }
 
     func run() throws {
+        color.apply()
         // Printing recurses as deeply as decoding: both run on a stack sized for the limits.
         DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { dumpAll() }
     }
@@ -91,12 +92,15 @@ struct Dump: ParsableCommand {
                 status = max(status, ExitStatus.unreadable)
                 continue
             }
+            // In ASCII (`--charset`), the text may grow past the limit as it is written: then the
+            // write says so itself.
+            var writtenInASCII = true
             let written = formatter.withFormattedPieces(archive, deferred: deferred, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) { pieces in
                 if wroteText { Console.write("\n") }
-                Console.write(pieces: pieces)
+                writtenInASCII = Console.write(pieces: pieces, file: file, limit: decoding.maxOutputBytes)
             }
-            guard written else {
-                Console.outputTooLarge(file: file, limit: decoding.maxOutputBytes)
+            guard written, writtenInASCII else {
+                if !written { Console.outputTooLarge(file: file, limit: decoding.maxOutputBytes) }
                 status = max(status, ExitStatus.unreadable)
                 continue
             }

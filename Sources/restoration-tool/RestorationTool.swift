@@ -26,7 +26,8 @@ struct RestorationTool: ParsableCommand {
             (unreadable, not a keyed archive, damaged, or past a limit); 64 usage error; 74 the results \
             could not be written.
             """,
-        version: version,
+        // `--version` (and `-V`) print the name with it, as `git --version` and `rg -V` do.
+        version: "restoration-tool " + version,
         // Each subcommand gives its name in its configuration: one derived from the type's name
         // costs a runtime type lookup, a few hundred microseconds, at every start.
         subcommands: [Dump.self, Validate.self, Diff.self, Tree.self, Scan.self]
@@ -42,13 +43,17 @@ struct RestorationTool: ParsableCommand {
         heap_tuning_pad_growth(48 << 20)
         do {
             // The arguments as bytes: a file name need not be UTF-8 (see `RawPath`).
-            let arguments = (1..<Int(CommandLine.argc)).map { index in
+            var arguments = (1..<Int(CommandLine.argc)).map { index in
                 RawPath.string(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)).lazy.map { UInt8(bitPattern: $0) })
+            }
+            // `-V` is `--version` (before `--`, after which every word is a file).
+            if let versionFlag = arguments.prefix(while: { $0 != "--" }).firstIndex(of: "-V") {
+                arguments[versionFlag] = "--version"
             }
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            var text = fullMessage(for: error)
+            var text = HelpLayout.limitsLast(fullMessage(for: error))
             var status = exitCode(for: error)
             // `help nosuch`: the parser prints the root help and succeeds; a command that does
             // not exist is a usage error.

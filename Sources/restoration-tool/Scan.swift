@@ -30,8 +30,11 @@ struct Scan: ParsableCommand {
     @Flag(name: .long, help: "Write events for a time line (Timesketch, plaso): one per saved time and per file modification time, oldest first.")
     var timeline = false
 
+    @Flag(name: .customLong("no-formula-guard"), help: "In CSV, write a field that begins with =, +, - or @ as it is, without the ' that keeps a spreadsheet from running it as a formula.")
+    var noFormulaGuard = false
+
     @OptionGroup
-    var color: ColorOption
+    var color: TextOutputOptions
 
     @Option(name: .customLong("max-directory-depth"), parsing: .unconditional, help: ArgumentHelp("How many directory levels to descend below each directory.", valueName: "levels"))
     var maxDirectoryDepth = 64
@@ -55,6 +58,7 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
+        color.apply()
         let roots = directories.map(Validate.trimmingTrailingSlashes)
         let result = DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) {
             ArchiveScanner(limits: decoding.limits, maxDirectoryDepth: maxDirectoryDepth).scan(roots)
@@ -66,7 +70,15 @@ struct Scan: ParsableCommand {
         for (root, count, first) in result.notSearched {
             Console.warning(file: root, "\(count) \(count == 1 ? "directory" : "directories") \(maxDirectoryDepth) levels down, \(RawPath.display(first)) the first, not searched (--max-directory-depth)")
         }
-        guard write(result.rows, directories: roots) else { throw ExitCode(ExitStatus.unreadable) }
+        // Rows, or for a search that found none, the empty document of a format for programs;
+        // the table has nothing to show, and a search that failed writes nothing.
+        let searched = roots.filter { root in !result.unreadable.contains { $0.path == root } }
+        if !result.rows.isEmpty || (chosenFormat != .table && searched.count == roots.count) {
+            guard write(result.rows, directories: roots) else { throw ExitCode(ExitStatus.unreadable) }
+        }
+        for root in searched where !result.rows.contains(where: { $0.path.hasPrefix(root == "/" ? "/" : root + "/") }) {
+            Console.note(file: root, "no saved state found (no <bundle-id>.savedState folder holds an archive)")
+        }
         // Warnings about the files beside each archive (a pending discard, say) go with the
         // errors, so that the output holds nothing but rows; JSON has them in the rows too.
         for row in result.rows {
@@ -91,8 +103,8 @@ struct Scan: ParsableCommand {
             switch chosenFormat {
             case .json: return Console.writeJSON([ScanTimelineDocument(directories: roots, events: events)], asArray: false, file: file, limit: limit)
             case .jsonl: return Console.writeJSONLines(events.map(ScanTimelineEventDocument.init), file: file, limit: limit)
-            case .csv: return Console.write(ScanDelimitedFormatter.format(events, dialect: .csv), file: file, limit: limit)
-            case .tsv: return Console.write(ScanDelimitedFormatter.format(events, dialect: .tsv), file: file, limit: limit)
+            case .csv: return Console.writeData(ScanDelimitedFormatter.format(events, dialect: .csv, formulaGuard: !noFormulaGuard), file: file, limit: limit)
+            case .tsv: return Console.writeData(ScanDelimitedFormatter.format(events, dialect: .tsv, formulaGuard: !noFormulaGuard), file: file, limit: limit)
             case .table: preconditionFailure("refused by validate()")
             }
         }
@@ -100,8 +112,8 @@ struct Scan: ParsableCommand {
         case .table: return Console.write(ScanTextFormatter.format(rows, style: TextStyle(enabled: color.enabled)), file: file, limit: limit)
         case .json: return Console.writeJSON([ScanDocument(directories: roots, rows: rows)], asArray: false, file: file, limit: limit)
         case .jsonl: return Console.writeJSONLines(rows.map(ScanArchiveDocument.init), file: file, limit: limit)
-        case .csv: return Console.write(ScanDelimitedFormatter.format(rows, dialect: .csv), file: file, limit: limit)
-        case .tsv: return Console.write(ScanDelimitedFormatter.format(rows, dialect: .tsv), file: file, limit: limit)
+        case .csv: return Console.writeData(ScanDelimitedFormatter.format(rows, dialect: .csv, formulaGuard: !noFormulaGuard), file: file, limit: limit)
+        case .tsv: return Console.writeData(ScanDelimitedFormatter.format(rows, dialect: .tsv, formulaGuard: !noFormulaGuard), file: file, limit: limit)
         }
     }
 }

@@ -5,6 +5,7 @@ struct Tree: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tree",
         abstract: "Draw the identifier-path hierarchy of an archive, like tree(1).",
+        usage: "restoration-tool tree [<options>] <file> ...",
         discussion: """
             One line per saved object, under its parent path, with its restoration class and marks for \
             views, presented and selected controllers; references to paths that were not saved are \
@@ -28,7 +29,7 @@ struct Tree: ParsableCommand {
     var noDemangle = false
 
     @OptionGroup
-    var color: ColorOption
+    var color: TextOutputOptions
 
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
@@ -43,6 +44,7 @@ struct Tree: ParsableCommand {
     }
 
     func run() throws {
+        color.apply()
         DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { drawAll() }
     }
 
@@ -124,7 +126,7 @@ struct Tree: ParsableCommand {
             // One graph for all the files that could be read, clusters when there are several.
             let formatter = TreeGraphFormatter(language: chosenFormat == .dot ? .dot : .mermaid, demangle: !noDemangle)
             if let text = formatter.format(graphs, clustered: several, outputLimit: decoding.maxOutputBytes) {
-                if !Console.write(text, file: files.last ?? "-", limit: decoding.maxOutputBytes) {
+                if !Console.writeData(text, file: files.last ?? "-", limit: decoding.maxOutputBytes) {
                     status = ExitStatus.unreadable
                 }
             } else {

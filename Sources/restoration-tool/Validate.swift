@@ -5,6 +5,10 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Predict state-restoration failures: dangling references, missing objects, bad paths, version mismatches.",
+        usage: """
+            restoration-tool validate [<options>] <file> ...
+            restoration-tool validate --list-rules [--json]
+            """,
         discussion: """
             Prints one line per defect, file: severity[rule]: path: message, then a summary line per \
             file. Given a .savedState directory, validates the data.data inside it (and each scene \
@@ -27,20 +31,25 @@ struct Validate: ParsableCommand {
     var listRules = false
 
     @OptionGroup
-    var color: ColorOption
+    var color: TextOutputOptions
 
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
 
-    @Argument(help: ArgumentHelp("Archives (data.data) or .savedState directories; - for standard input.", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("Archives (data.data) or .savedState directories; - (or none, when standard input is not a terminal) for standard input.", valueName: "file"), completion: .file())
     var files: [String] = []
 
-    func validate() throws {
-        guard listRules || !files.isEmpty else { throw ValidationError("Missing expected argument '<file> ...'") }
+    mutating func validate() throws {
+        if listRules {
+            guard files.isEmpty else { throw ValidationError("--list-rules lists the rules and reads no file; leave out \(files.count == 1 ? "the file" : "the files")") }
+            return
+        }
+        try ArchiveFiles.defaultToStandardInput(&files)
         try ArchiveFiles.checkStandardInput(files)
     }
 
     func run() throws {
+        color.apply()
         if listRules {
             if json {
                 if !Console.writeJSON([RuleListDocument()], asArray: false, file: "-") { throw ExitCode(ExitStatus.unreadable) }

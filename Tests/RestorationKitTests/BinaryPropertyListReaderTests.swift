@@ -27,7 +27,7 @@ final class BinaryPropertyListReaderTests: XCTestCase {
         let bytes = BinaryPlistBuilder.objects([[0xA2, 1, 2], [0x10, 1], [0x10, 2]])
         XCTAssertEqual(try read(bytes, limits: DecodingLimits(maxNodes: 3)), .array([.integer(1), .integer(2)]))
         XCTAssertThrowsError(try read(bytes, limits: DecodingLimits(maxNodes: 2))) { error in
-            XCTAssertEqual((error as? PropertyListError)?.reason, "property list has 3 objects, more than the limit of 2 values")
+            XCTAssertEqual((error as? PropertyListError)?.reason, "the input expands to more than the limit of 2 values (--max-nodes)")
             XCTAssertEqual((error as? PropertyListError)?.exceedsLimit, true)
         }
     }
@@ -86,7 +86,7 @@ final class BinaryPropertyListReaderTests: XCTestCase {
         XCTAssertNoThrow(try read(bytes, limits: DecodingLimits(maxDepth: 3)))
         let error = try XCTUnwrap(readError(bytes, limits: DecodingLimits(maxDepth: 2)))
         XCTAssertTrue(error.exceedsLimit)
-        XCTAssertEqual(error.reason, "containers nest deeper than the limit of 2 levels")
+        XCTAssertEqual(error.reason, "values nest deeper than the limit of 2 levels (--max-depth)")
     }
 
     func testSharedObjectsCountOncePerReference() throws {

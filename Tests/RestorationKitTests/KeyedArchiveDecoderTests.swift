@@ -171,7 +171,7 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         ]))
         assertArchiveError(
             try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 10)).decode(propertyList: plist),
-            kind: .limitExceeded, contains: "$objects has 11 entries, more than the limit of 10 values")
+            kind: .limitExceeded, contains: "the input expands to more than the limit of 10 values (--max-nodes)")
         XCTAssertNoThrow(try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 11)).decode(propertyList: plist))
     }
 
@@ -289,7 +289,7 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         XCTAssertNoThrow(try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 210_000)).decode(propertyList: plist))
         assertArchiveError(
             try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 150_000)).decode(propertyList: plist),
-            kind: .limitExceeded, contains: "archive's strings and data add up to more than the limit of 150000 bytes")
+            kind: .limitExceeded, contains: "strings and data expand to more than the limit of 150000 bytes (--max-expanded-bytes)")
     }
 
     private func archive(version: PropertyListValue?, objects: [PropertyListValue], top: [(String, PropertyListValue)]) throws -> KeyedArchive {

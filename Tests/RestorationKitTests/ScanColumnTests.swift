@@ -53,7 +53,8 @@ final class ScanDelimitedFormatterTests: XCTestCase {
         XCTAssertEqual(csv("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"")
         XCTAssertEqual(csv("+1"), "'+1")
         XCTAssertEqual(csv("@sum"), "'@sum")
-        XCTAssertEqual(ScanDelimitedFormatter.field(.text("-x,y"), .tsv), "'-x,y")
+        XCTAssertEqual(ScanDelimitedFormatter.field(.text("-x,y"), .tsv), "-x,y", "TSV keeps values as they are")
+        XCTAssertEqual(ScanDelimitedFormatter.field(.text("=1+1"), .csv, formulaGuard: false), "=1+1", "--no-formula-guard")
         XCTAssertEqual(ScanDelimitedFormatter.field(.number(-3), .csv), "-3", "numbers are the tool's own")
         XCTAssertEqual(ScanDelimitedFormatter.field(nil, .csv), "")
     }

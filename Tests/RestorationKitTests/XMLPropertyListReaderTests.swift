@@ -78,7 +78,7 @@ final class XMLPropertyListReaderTests: XCTestCase {
             let text = (error as! PropertyListError).description
             XCTAssertLessThan(text.utf8.count, 500)
             XCTAssertTrue(text.contains("<date> holds '9999"), text)
-            XCTAssertTrue(text.contains(" … ") && text.hasSuffix(")") && text.contains("(at byte "), text)
+            XCTAssertTrue(text.contains(" … ") && text.hasSuffix(")") && text.contains("(at line 4, column 1)"), text)
         }
         let archiver = "<dict><key>$archiver</key><string>\(String(repeating: "é", count: 1 << 19))</string><key>$top</key><dict/><key>$objects</key><array/></dict>"
         let document = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\">\(archiver)</plist>"

@@ -98,7 +98,7 @@ final class DiffCommandTests: XCTestCase {
             let run = try ToolRunner.run(["diff"] + json + ["--max-output-size", "1000000"] + pair)
             XCTAssertEqual(run.status, 2, "\(json)")
             XCTAssertEqual(run.stdout, "")
-            XCTAssertEqual(run.stderr, "restoration-tool: \(pair[1]): error: its output goes past the limit of 1000000 bytes (--max-output-size); nothing of it is written\n")
+            XCTAssertEqual(run.stderr, "restoration-tool: \(pair[1]): error: the output goes past the limit of 1000000 bytes (--max-output-size); nothing of it is written\n")
         }
         let json = try ToolRunner.run(["diff", "--json"] + pair)
         XCTAssertEqual(json.status, 2, "2.5 GB of nodes are not built for a document past 64 MiB")

@@ -51,7 +51,7 @@ final class FileSystemTests: XCTestCase {
             XCTAssertTrue(run.stderr.contains("restoration-tool: \(path): error: \(reason)\n"), run.stderr)
         }
         XCTAssertTrue(run.stderr.contains("inprogress.data cannot be read: is a symbolic link, which is not followed"), run.stderr)
-        XCTAssertEqual(run.stderr.components(separatedBy: "larger than the limit of 65536 bytes").count - 1, 3, "once per scene row, read once")
+        XCTAssertEqual(run.stderr.components(separatedBy: "it is larger than 64k, more than UIKit writes in this file").count - 1, 3, "once per scene row, read once")
         XCTAssertFalse(run.stdout.contains("linked"), "a linked scene folder is not followed")
         XCTAssertEqual(run.stdout.split(separator: "\n").count, 1 + 7, run.stdout)
     }
@@ -73,7 +73,7 @@ final class FileSystemTests: XCTestCase {
         for command in [["dump"], ["validate"], ["tree"], ["dump", "--json"]] {
             let run = try ToolRunner.run(command + [fifo])
             XCTAssertEqual(run.status, 2, "\(command)")
-            XCTAssertEqual(run.stderr, "restoration-tool: \(fifo): error: file is empty (at byte 0)\n", "\(command)")
+            XCTAssertEqual(run.stderr, "restoration-tool: \(fifo): error: file is empty\n", "\(command)")
         }
     }
 

@@ -13,7 +13,7 @@ final class OutputBudgetTests: XCTestCase {
             let run = try ToolRunner.run(["diff"] + json + ["--max-output-size", limit] + braces)
             XCTAssertEqual(run.status, 2, "\(json)")
             XCTAssertEqual(run.stdout, "")
-            XCTAssertEqual(run.stderr, "restoration-tool: \(braces[1]): error: its output goes past the limit of 1000000 bytes (--max-output-size); nothing of it is written\n")
+            XCTAssertEqual(run.stderr, "restoration-tool: \(braces[1]): error: the output goes past the limit of 1000000 bytes (--max-output-size); nothing of it is written\n")
         }
     }
 
@@ -22,7 +22,7 @@ final class OutputBudgetTests: XCTestCase {
             let run = try ToolRunner.run(["tree", "--format", format, "--max-output-size", limit, braces[0]])
             XCTAssertEqual(run.status, 2, format)
             XCTAssertEqual(run.stdout, "")
-            XCTAssertEqual(run.stderr, "restoration-tool: \(braces[0]): error: its output goes past the limit of 1000000 bytes (--max-output-size); nothing of it is written\n")
+            XCTAssertEqual(run.stderr, "restoration-tool: \(braces[0]): error: the output goes past the limit of 1000000 bytes (--max-output-size); nothing of it is written\n")
         }
         // Several files' graph: named by its last file, the count said.
         let files = ["Fixtures/ios8-tabbar.data", "Fixtures/ios7-plain.data"]
@@ -30,7 +30,7 @@ final class OutputBudgetTests: XCTestCase {
         let several = try ToolRunner.run(["tree", "--format", "mermaid", "--max-output-size", "\(whole - 1)"] + files)
         XCTAssertEqual(several.status, 2)
         XCTAssertEqual(several.stdout, "")
-        XCTAssertEqual(several.stderr, "restoration-tool: Fixtures/ios7-plain.data: error: the output of the 2 files, this one the last, goes past the limit of \(whole - 1) bytes (--max-output-size); nothing of it is written\n")
+        XCTAssertEqual(several.stderr, "restoration-tool: Fixtures/ios7-plain.data: error: the output goes past the limit of \(whole - 1) bytes (--max-output-size) with the 2 files, this one the last; nothing of it is written\n")
     }
 
     /// Three files' JSON: each tree is built within what the trees before it left, and the error
@@ -41,12 +41,12 @@ final class OutputBudgetTests: XCTestCase {
         let run = try ToolRunner.run(["tree", "--json", "--max-output-size", "\(one * 2)", small, small, braces[0]])
         XCTAssertEqual(run.status, 2)
         XCTAssertEqual(run.stdout, "")
-        XCTAssertEqual(run.stderr, "restoration-tool: \(braces[0]): error: its output goes past the limit of \(one * 2) bytes (--max-output-size); nothing of it is written\n")
+        XCTAssertEqual(run.stderr, "restoration-tool: \(braces[0]): error: the output goes past the limit of \(one * 2) bytes (--max-output-size); nothing of it is written\n")
         let pair = [small, "Fixtures/ios7-plain.data"]
         let whole = try ToolRunner.run(["dump", "--json"] + pair).stdout.utf8.count
         let dump = try ToolRunner.run(["dump", "--json", "--max-output-size", "\(whole - 1)"] + pair)
         XCTAssertEqual(dump.status, 2)
-        XCTAssertEqual(dump.stderr, "restoration-tool: Fixtures/ios7-plain.data: error: the output of the 2 files, this one the last, goes past the limit of \(whole - 1) bytes (--max-output-size); nothing of it is written\n")
+        XCTAssertEqual(dump.stderr, "restoration-tool: Fixtures/ios7-plain.data: error: the output goes past the limit of \(whole - 1) bytes (--max-output-size) with the 2 files, this one the last; nothing of it is written\n")
     }
 
     /// JSON Lines names the limit given, not the budget left when the line passed it.

@@ -38,7 +38,8 @@ final class ScanWalkTests: XCTestCase {
         try archive(at: "a/b/c/app.savedState")
         let run = try ToolRunner.run(["scan", "--max-directory-depth", "2", root.path])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stderr, "restoration-tool: \(root.path): warning: 1 directory 2 levels down, \(root.path)/a/b the first, not searched (--max-directory-depth)\n")
+        XCTAssertEqual(run.stderr, "restoration-tool: \(root.path): warning: 1 directory 2 levels down, \(root.path)/a/b the first, not searched (--max-directory-depth)\n"
+                       + "restoration-tool: \(root.path): note: no saved state found (no <bundle-id>.savedState folder holds an archive)\n")
         XCTAssertEqual(try ToolRunner.run(["scan", "--max-directory-depth", "4", root.path]).stderr, "")
     }
 

@@ -41,9 +41,11 @@ enum ToolRunner {
 
     /// Runs the tool with `arguments` from the package root, optionally feeding `input` on stdin;
     /// with `asUnprivilegedUser`, run by root, as `nobody`.
-    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:], asUnprivilegedUser: Bool = false) throws -> ToolRun {
+    static func run(
+        _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], asUnprivilegedUser: Bool = false, executable program: String? = nil
+    ) throws -> ToolRun {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program.map(URL.init(fileURLWithPath:)) ?? executable
         process.arguments = arguments
         if asUnprivilegedUser, getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -52,6 +54,8 @@ enum ToolRunner {
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
         var env = ProcessInfo.processInfo.environment
         env["COLUMNS"] = "100"
+        // The expected texts are UTF-8; a machine without a locale would get ASCII (--charset).
+        env["LC_ALL"] = "C.UTF-8"
         env.merge(environment) { $1 }
         process.environment = env
         // Output goes to files, not pipes, so a large output can never block the process.

@@ -54,7 +54,7 @@ final class TreeCommandTests: XCTestCase {
         let past = try ToolRunner.run(["tree", "--max-output-size", "\(second.utf8.count - 1)", small, large])
         XCTAssertEqual(past.status, 2)
         XCTAssertEqual(past.stdout, first)
-        XCTAssertEqual(past.stderr, "restoration-tool: \(large): error: its output goes past the limit of \(second.utf8.count - 1) bytes (--max-output-size); nothing of it is written\n")
+        XCTAssertEqual(past.stderr, "restoration-tool: \(large): error: the output goes past the limit of \(second.utf8.count - 1) bytes (--max-output-size); nothing of it is written\n")
     }
 
     func testNotARestorationArchive() throws {

@@ -30,16 +30,18 @@ def load_schemas():
     for path in sorted(glob.glob(os.path.join(ROOT, "schemas", "*.schema.json"))):
         with open(path) as f:
             schemas[os.path.basename(path)] = json.load(f)
+    # The schemas have no $id: each refers to another by its file name, relative to its own
+    # place (as a validator given the file resolves it), so they are registered by file name.
     registry = Registry().with_resources(
-        (schema["$id"], Resource.from_contents(schema)) for schema in schemas.values())
+        (name, Resource.from_contents(schema)) for name, schema in schemas.items())
     validators = {}
     for name, schema in schemas.items():
         jsonschema.Draft202012Validator.check_schema(schema)
-        validators[name] = jsonschema.Draft202012Validator(schema, registry=registry)
+        validators[name] = jsonschema.Draft202012Validator({"$ref": name}, registry=registry)
         # A definition inside a schema (one line of JSON Lines): "name#/$defs/what".
         for definition in schema.get("$defs", {}):
             validators[name + "#/$defs/" + definition] = jsonschema.Draft202012Validator(
-                {"$ref": schema["$id"] + "#/$defs/" + definition}, registry=registry)
+                {"$ref": name + "#/$defs/" + definition}, registry=registry)
     return validators
 
 

@@ -16,6 +16,8 @@ public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible,
     public var byteOffset: Int?
     /// Where in the archive: `$top` keys and fields leading to the problem, outermost first.
     public var location: [String]
+    /// The line and column of `byteOffset`, for XML input.
+    public var textPosition: TextPosition?
 
     public init(_ kind: Kind, _ reason: String, at byteOffset: Int? = nil, location: [String] = []) {
         self.kind = kind
@@ -30,6 +32,7 @@ public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible,
 
     init(_ error: PropertyListError, location: [String]) {
         self.init(error.exceedsLimit ? .limitExceeded : .unreadable, error.reason, at: error.byteOffset, location: location)
+        textPosition = error.textPosition
     }
 
     /// A location of at most seven steps of at most 100 characters each: hostile nesting makes
@@ -47,9 +50,6 @@ public struct ArchiveError: Error, Equatable, Sendable, CustomStringConvertible,
         if !location.isEmpty {
             text += " (in \(Self.shortened(location).joined(separator: " > ")))"
         }
-        if let byteOffset {
-            text += " (at byte \(byteOffset))"
-        }
-        return text
+        return text + TextPosition.suffix(textPosition, byteOffset: byteOffset)
     }
 }

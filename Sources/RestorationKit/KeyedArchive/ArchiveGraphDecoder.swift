@@ -193,7 +193,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         // One slot per entry is allocated up front: bound the count by the values the archive
         // may make, or a small file of repeated references could ask for gigabytes.
         guard objects.count <= s.limits.maxNodes else {
-            throw s.error(.limitExceeded, "$objects has \(objects.count) entries, more than the limit of \(s.limits.maxNodes) values", at: table.byteOffset(of: objectsIndex))
+            throw s.error(.limitExceeded, DecodingLimit.nodes.exceeded(s.limits.maxNodes), at: table.byteOffset(of: objectsIndex))
         }
         self.objects = objects
         slotBase = s.slots.count
@@ -236,7 +236,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     private func checkDepth(_ depth: Int, _ s: inout DecodingState) throws(ArchiveError) {
         guard depth <= s.limits.maxDepth else {
-            throw s.error(.limitExceeded, "values nest deeper than the limit of \(levels(s.limits.maxDepth))")
+            throw s.error(.limitExceeded, DecodingLimit.depth.exceeded(s.limits.maxDepth))
         }
     }
 
@@ -758,7 +758,7 @@ struct NestedArchiveReader {
         }
         s.nestedBytes += bytes.count
         guard s.nestedBytes <= s.limits.maxNestedArchiveBytes else {
-            throw s.error(.limitExceeded, "nested archives add up to more than the limit of \(s.limits.maxNestedArchiveBytes) bytes", at: bytes.startIndex)
+            throw s.error(.limitExceeded, DecodingLimit.nestedBytes.exceeded(s.limits.maxNestedArchiveBytes), at: inSource ? bytes.startIndex : nil)
         }
         let marks = (stack: s.tape.stack.count, location: s.location.count, slots: s.slots.count, entries: s.tableEntries.count)
         let outcome: NestedOutcome
@@ -824,7 +824,7 @@ struct NestedArchiveReader {
             return .notKeyedArchive
         }
         guard archiveDepth + 1 < s.limits.maxArchiveDepth else {
-            throw s.error(.limitExceeded, "keyed archives nest deeper than the limit of \(levels(s.limits.maxArchiveDepth))", at: bytes.startIndex)
+            throw s.error(.limitExceeded, DecodingLimit.archiveDepth.exceeded(s.limits.maxArchiveDepth), at: inSource ? bytes.startIndex : nil)
         }
         return .archive(try decoder.decodeArchive(root: root, &s))
     }

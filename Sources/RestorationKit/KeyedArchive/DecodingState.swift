@@ -71,7 +71,7 @@ struct DecodingState {
     mutating func consume(_ count: Int) throws(ArchiveError) {
         nodes += count
         guard nodes <= limits.maxNodes else {
-            throw error(.limitExceeded, "archive expands to more than the limit of \(limits.maxNodes) values (shared objects count once per reference)")
+            throw error(.limitExceeded, DecodingLimit.nodes.exceeded(limits.maxNodes))
         }
     }
 
@@ -80,7 +80,7 @@ struct DecodingState {
     mutating func consumeBytes(_ count: Int) throws(ArchiveError) {
         bytes += count
         guard bytes <= limits.maxExpandedBytes else {
-            throw error(.limitExceeded, "archive's strings and data add up to more than the limit of \(limits.maxExpandedBytes) bytes as written, escaped (shared ones count once per reference)")
+            throw error(.limitExceeded, DecodingLimit.expandedBytes.exceeded(limits.maxExpandedBytes))
         }
     }
 

@@ -38,6 +38,37 @@ public struct DecodingLimits: Hashable, Sendable {
     public static let `default` = DecodingLimits()
 }
 
+/// One of the bounds, named as the command line sets it; errors that pass it give its one
+/// wording, with the option that raises it.
+public enum DecodingLimit: String, Sendable, CaseIterable {
+    case depth = "--max-depth"
+    case nodes = "--max-nodes"
+    case archiveDepth = "--max-archive-depth"
+    case inputSize = "--max-input-size"
+    case nestedBytes = "--max-nested-bytes"
+    case expandedBytes = "--max-expanded-bytes"
+    case outputSize = "--max-output-size"
+
+    /// The command-line option that sets this limit.
+    public var option: String { rawValue }
+
+    /// What passing the limit of `value` means, ending with the option that raises it:
+    /// "values nest deeper than the limit of 512 levels (--max-depth)".
+    public func exceeded(_ value: Int) -> String {
+        let what: String
+        switch self {
+        case .depth: what = "values nest deeper than the limit of \(levels(value))"
+        case .nodes: what = "the input expands to more than the limit of \(value) values"
+        case .archiveDepth: what = "keyed archives nest deeper than the limit of \(levels(value))"
+        case .inputSize: what = "the input is larger than the limit of \(ByteSize.text(value))"
+        case .nestedBytes: what = "nested archives add up to more than the limit of \(ByteSize.text(value))"
+        case .expandedBytes: what = "strings and data expand to more than the limit of \(ByteSize.text(value))"
+        case .outputSize: what = "the output goes past the limit of \(ByteSize.text(value))"
+        }
+        return what + " (" + option + ")"
+    }
+}
+
 /// "1 level", "512 levels": for messages that name a depth limit.
 func levels(_ count: Int) -> String {
     count == 1 ? "1 level" : "\(count) levels"

@@ -121,7 +121,7 @@ extension PropertyListObjectTable {
         // One slot per object is allocated up front: bound the count by the values the list may
         // expand to, or a small file of tiny objects could ask for gigabytes.
         guard objectCount <= limits.maxNodes else {
-            throw PropertyListError("property list has \(objectCount) objects, more than the limit of \(limits.maxNodes) values", at: byteOffset(of: topObject), exceedsLimit: true)
+            throw PropertyListError(DecodingLimit.nodes.exceeded(limits.maxNodes), at: byteOffset(of: topObject), exceedsLimit: true)
         }
         var builder = PropertyListTreeBuilder(table: self, limits: limits)
         return try builder.value(index ?? topObject, depth: 0)
@@ -157,7 +157,7 @@ private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
             throw PropertyListError("reference cycle: object \(index) contains itself", at: offset)
         }
         guard depth <= limits.maxDepth else {
-            throw PropertyListError("containers nest deeper than the limit of \(levels(limits.maxDepth))", at: offset, exceedsLimit: true)
+            throw PropertyListError(DecodingLimit.depth.exceeded(limits.maxDepth), at: offset, exceedsLimit: true)
         }
         inProgress[index] = true
         var size = 1
@@ -200,7 +200,7 @@ private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
     private func add(_ size: Int, _ more: Int, at offset: Int?) throws(PropertyListError) -> Int {
         let (total, overflow) = size.addingReportingOverflow(more)
         guard !overflow, total <= limits.maxNodes else {
-            throw PropertyListError("property list expands to more than the limit of \(limits.maxNodes) values (shared references multiply it)", at: offset, exceedsLimit: true)
+            throw PropertyListError(DecodingLimit.nodes.exceeded(limits.maxNodes), at: offset, exceedsLimit: true)
         }
         return total
     }

@@ -30,7 +30,7 @@ public struct PropertyListReader: Sendable {
     /// Which format `bytes` hold, or an error saying why they are neither.
     public static func format(of bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListFormat {
         guard !bytes.isEmpty else {
-            throw PropertyListError("file is empty", at: bytes.startIndex)
+            throw PropertyListError("file is empty")
         }
         let magic = BinaryPropertyListReader.magic
         if bytes.starts(with: magic) {

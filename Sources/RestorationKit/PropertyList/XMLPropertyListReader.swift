@@ -20,7 +20,13 @@ struct XMLPropertyListReader {
 
     func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
         var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
-        return try parser.document()
+        do {
+            return try parser.document()
+        } catch {
+            var placed = error
+            placed.textPosition = error.byteOffset.map { TextPosition(of: $0, in: bytes) }
+            throw placed
+        }
     }
 }
 
@@ -64,7 +70,7 @@ private struct XMLPropertyListParser {
     private mutating func value(of tag: Tag, depth: Int) throws(PropertyListError) -> PropertyListValue {
         values += 1
         guard values <= limits.maxNodes else {
-            throw PropertyListError("XML property list has more than the limit of \(limits.maxNodes) values", at: tag.start, exceedsLimit: true)
+            throw PropertyListError(DecodingLimit.nodes.exceeded(limits.maxNodes), at: tag.start, exceedsLimit: true)
         }
         switch tag.name {
         case "dict":
@@ -126,7 +132,7 @@ private struct XMLPropertyListParser {
 
     private func checkDepth(_ depth: Int, at offset: Int) throws(PropertyListError) {
         guard depth <= limits.maxDepth else {
-            throw PropertyListError("containers nest deeper than the limit of \(levels(limits.maxDepth))", at: offset, exceedsLimit: true)
+            throw PropertyListError(DecodingLimit.depth.exceeded(limits.maxDepth), at: offset, exceedsLimit: true)
         }
     }
 

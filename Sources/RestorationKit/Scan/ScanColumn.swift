@@ -35,9 +35,11 @@ package struct ScanColumn: Sendable {
 ///
 /// CSV follows RFC 4180: fields separated by commas, lines ended by CRLF, a field quoted when it
 /// holds a comma or a double quote, a double quote inside doubled. TSV separates by tabs and ends
-/// lines with LF; after escaping no field holds a tab or a line break. In both, a text field
-/// that begins with `=`, `+`, `-` or `@` gets a leading `'`, so that a spreadsheet shows a
-/// directory named `=HYPERLINK(…)` instead of evaluating it (OWASP's advice on CSV injection).
+/// lines with LF; after escaping no field holds a tab or a line break, and TSV keeps every value
+/// as it is. In CSV, which spreadsheets open, a text field that begins with `=`, `+`, `-` or `@`
+/// gets a leading `'` (`formulaGuard`, on unless `--no-formula-guard`), so that a spreadsheet
+/// shows a directory named `=HYPERLINK(…)` instead of evaluating it (OWASP's advice on CSV
+/// injection).
 package enum ScanDelimitedFormatter {
     public enum Dialect: Sendable {
         case csv, tsv
@@ -46,34 +48,34 @@ package enum ScanDelimitedFormatter {
         var lineEnd: String { self == .csv ? "\r\n" : "\n" }
     }
 
-    public static func format(_ rows: [ScanRow], dialect: Dialect) -> String {
-        var text = line(ScanColumn.all.map { .text($0.name) }, dialect)
+    public static func format(_ rows: [ScanRow], dialect: Dialect, formulaGuard: Bool = true) -> String {
+        var text = line(ScanColumn.all.map { .text($0.name) }, dialect, formulaGuard)
         for row in rows {
-            text += line(ScanColumn.all.map { $0.value(row) }, dialect)
+            text += line(ScanColumn.all.map { $0.value(row) }, dialect, formulaGuard)
         }
         return text
     }
 
-    public static func format(_ events: [ScanTimelineEvent], dialect: Dialect) -> String {
+    public static func format(_ events: [ScanTimelineEvent], dialect: Dialect, formulaGuard: Bool = true) -> String {
         let leading = ["datetime", "timestamp", "timestamp_desc", "message"]
-        var text = line((leading + ScanColumn.all.map(\.name)).map(ScanColumn.Value.text), dialect)
+        var text = line((leading + ScanColumn.all.map(\.name)).map(ScanColumn.Value.text), dialect, formulaGuard)
         for event in events {
             let fields: [ScanColumn.Value?] = [.text(event.datetime), .text(String(event.timestamp)), .text(event.timestampDescription), .text(event.message)]
-            text += line(fields + ScanColumn.all.map { $0.value(event.row) }, dialect)
+            text += line(fields + ScanColumn.all.map(event.value(of:)), dialect, formulaGuard)
         }
         return text
     }
 
-    private static func line(_ values: [ScanColumn.Value?], _ dialect: Dialect) -> String {
-        values.map { field($0, dialect) }.joined(separator: dialect.separator) + dialect.lineEnd
+    private static func line(_ values: [ScanColumn.Value?], _ dialect: Dialect, _ formulaGuard: Bool) -> String {
+        values.map { field($0, dialect, formulaGuard: formulaGuard) }.joined(separator: dialect.separator) + dialect.lineEnd
     }
 
-    static func field(_ value: ScanColumn.Value?, _ dialect: Dialect) -> String {
+    static func field(_ value: ScanColumn.Value?, _ dialect: Dialect, formulaGuard: Bool = true) -> String {
         switch value {
         case nil: return ""
         case .number(let number): return String(number)
         case .text(var text):
-            if let first = text.unicodeScalars.first, "=+-@".unicodeScalars.contains(first) {
+            if dialect == .csv, formulaGuard, let first = text.unicodeScalars.first, "=+-@".unicodeScalars.contains(first) {
                 text = "'" + text
             }
             guard dialect == .csv, text.contains(where: { $0 == "," || $0 == "\"" }) else { return text }

@@ -18,19 +18,28 @@ package enum ScanTextFormatter {
         for line in cells {
             for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
-        func render(_ line: [String], status: String? = nil) -> String {
+        func render(_ line: [String], statusColor: TextStyle.Tone? = nil) -> String {
             var text = ""
             for (column, cell) in line.enumerated() {
                 let padded = column == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
-                text += column == 5 && status != nil ? style.paint(padded, status == "valid" ? .green : .red) : padded
+                text += column == 5 ? statusColor.map { style.paint(padded, $0) } ?? padded : padded
             }
             return text + "\n"
         }
         var text = render(header)
         for (row, line) in zip(rows, cells) {
-            text += render(line, status: row.problem == nil && row.errors == 0 ? "valid" : "invalid")
+            text += render(line, statusColor: severityColor(of: row))
         }
         return text
+    }
+
+    /// The status's color by its worst severity, as `validate` colors its lines: red for an
+    /// archive that is invalid or unreadable, yellow for warnings or an interrupted or pending
+    /// restore, green for one with nothing to report.
+    static func severityColor(of row: ScanRow) -> TextStyle.Tone {
+        if row.problem != nil || row.isUnreadable || (row.errors ?? 0) > 0 { return .red }
+        if (row.warnings ?? 0) > 0 || row.restoreNote != nil { return .yellow }
+        return .green
     }
 
     /// Cells are cut to 60 characters: the columns are as wide as their widest cell, and one long

@@ -59,6 +59,14 @@ package struct ScanTimelineEvent: Sendable {
     private static func withOffset(_ iso8601: String) -> String {
         iso8601.hasSuffix("Z") ? String(iso8601.dropLast()) + "+00:00" : iso8601
     }
+
+    /// `column`'s value for this event's archive; the time columns (`saved`, `modified`) in
+    /// `datetime`'s form, so that a time line writes every time one way.
+    public func value(of column: ScanColumn) -> ScanColumn.Value? {
+        let value = column.value(row)
+        guard ["saved", "modified"].contains(column.name), case .text(let time) = value else { return value }
+        return .text(Self.withOffset(time))
+    }
 }
 
 /// `scan --timeline --format json`: the events in one document.
@@ -95,7 +103,7 @@ package struct ScanTimelineEventDocument: JSONRepresentable {
             ("message", .string(event.message)),
         ]
         for column in ScanColumn.all {
-            switch column.value(event.row) {
+            switch event.value(of: column) {
             case .text(let text): members.append((column.name, .string(text)))
             case .number(let number): members.append((column.name, number.jsonNode))
             case .none: members.append((column.name, .null))

@@ -53,7 +53,7 @@ package enum InputFile {
             throw ArchiveError(.unreadable, "is a directory, not an archive file")
         case S_IFREG:
             if Int(status.st_size) > limit {
-                throw ArchiveError(.limitExceeded, "file is \(status.st_size) bytes, larger than the limit of \(limit) bytes")
+                throw ArchiveError(.limitExceeded, DecodingLimit.inputSize.exceeded(limit) + " (the file is \(status.st_size) bytes)")
             }
             expectedSize = Int(status.st_size)
         case S_IFIFO, S_IFCHR, S_IFSOCK:
@@ -125,14 +125,14 @@ package enum InputFile {
         }
         guard !reachedEnd else {
             guard count <= limit else {
-                throw ArchiveError(.limitExceeded, "input is larger than the limit of \(limit) bytes")
+                throw ArchiveError(.limitExceeded, DecodingLimit.inputSize.exceeded(limit))
             }
             return bytes
         }
         while true {
             if count == capacity {
                 guard count <= limit else {
-                    throw ArchiveError(.limitExceeded, "input is larger than the limit of \(limit) bytes")
+                    throw ArchiveError(.limitExceeded, DecodingLimit.inputSize.exceeded(limit))
                 }
                 capacity = min(2 * capacity, limit + 1)
                 bytes.append(contentsOf: repeatElement(0, count: capacity - count))
@@ -145,7 +145,7 @@ package enum InputFile {
             if got == 0 { break }
             count += got
             guard count <= limit else {
-                throw ArchiveError(.limitExceeded, "input is larger than the limit of \(limit) bytes")
+                throw ArchiveError(.limitExceeded, DecodingLimit.inputSize.exceeded(limit))
             }
         }
         bytes.removeLast(bytes.count - count)

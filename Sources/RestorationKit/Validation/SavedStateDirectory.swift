@@ -109,6 +109,9 @@ package enum SavedStateDirectory {
             } catch {
                 return .failure(Problem(description: error.description))
             }
+        } catch where error.kind == .limitExceeded && maximumSidecarBytes < limits.maxInputBytes {
+            // The side files' own bound, not --max-input-size: none of UIKit's comes near it.
+            return .failure(Problem(description: "it is larger than \(ByteSize.text(maximumSidecarBytes)), more than UIKit writes in this file"))
         } catch {
             return .failure(Problem(description: error.description))
         }
