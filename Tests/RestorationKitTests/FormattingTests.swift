@@ -226,6 +226,25 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(SwiftDemangler.demangle("$ss5Int64V"), "Swift.Int64")
     }
 
+    /// The tool reads plain nominal names itself; the Swift runtime's demangler, which it no
+    /// longer calls, is the oracle: both give the same name for every such form.
+    func testDemanglingAgreesWithTheSwiftRuntime() {
+        let names = [
+            "$s20StateRestorationDemo18CityViewControllerC", "$ss5Int64V", "$s3App5OuterC5InnerC",
+            "$s3App5OuterV5InnerO", "_$s4Demo4CityC", "$S4Demo4CityC", "_$S4Demo4CityC", "$s1A1BC1CC1DC",
+            "$s5Demo_5City_C", "$s4Demo5OuterC6Inner_V", "$s2A01BC",
+        ]
+        for name in names {
+            let runtime: String? = name.withCString { pointer in
+                guard let result = runtimeDemangle(pointer, strlen(pointer), nil, nil, 0) else { return nil }
+                defer { free(result) }
+                return String(cString: result)
+            }
+            XCTAssertNotNil(SwiftDemangler.demangle(name), name)
+            XCTAssertEqual(SwiftDemangler.demangle(name), runtime, name)
+        }
+    }
+
     /// Manglings with substitutions can expand exponentially (this 249-byte one to 1.3 GB in the
     /// runtime's demangler): only plain nominal type names are demangled.
     func testOnlyPlainNominalTypeNamesAreDemangled() {
@@ -294,3 +313,11 @@ final class WrittenSizeTests: XCTestCase {
         }
     }
 }
+
+/// The Swift runtime's demangler, the oracle of `testDemanglingAgreesWithTheSwiftRuntime`.
+@_silgen_name("swift_demangle")
+private func runtimeDemangle(
+    _ mangledName: UnsafePointer<CChar>?, _ mangledNameLength: Int,
+    _ outputBuffer: UnsafeMutablePointer<CChar>?, _ outputBufferSize: UnsafeMutablePointer<Int>?,
+    _ flags: UInt32
+) -> UnsafeMutablePointer<CChar>?

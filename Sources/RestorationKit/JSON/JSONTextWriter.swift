@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Writes JSON as pretty-printed text with object keys sorted by their UTF-8 bytes, so that
 /// output is stable and diffable whatever order the archive stored them in.
 ///
@@ -391,9 +393,8 @@ struct JSONTextWriter {
 /// one for each part and gives it back after, so the parts one thread writes lie one after
 /// another in one buffer. A few buffers of megabytes take large pages (see `LargePages`), where
 /// a buffer for each part would take thousands of small ones.
-private final class PartBuffers: @unchecked Sendable {
-    private let lock = ThreadLock()
-    private var idle: [ByteBuffer] = []
+private final class PartBuffers: Sendable {
+    private let idle = Mutex<[ByteBuffer]>([])
     private let capacity: Int
 
     init(capacity: Int) {
@@ -401,10 +402,10 @@ private final class PartBuffers: @unchecked Sendable {
     }
 
     func take() -> ByteBuffer {
-        lock.withLock { idle.popLast() } ?? ByteBuffer(capacity: capacity)
+        idle.withLock { $0.popLast() } ?? ByteBuffer(capacity: capacity)
     }
 
     func put(_ buffer: ByteBuffer) {
-        lock.withLock { idle.append(buffer) }
+        idle.withLock { $0.append(buffer) }
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 /// Decodes one archive's `$objects` graph from a property-list table into the state's tape.
 ///
 /// A value with `mutating` methods that take the decoding state `inout`: nested archives get a
@@ -833,18 +834,21 @@ struct NestedArchiveReader {
 /// How much work the threads of a prefetch have done, all together, and which archives they
 /// took: past the limits they stop, and each archive is decoded once however many entries
 /// refer to it, so hostile input costs a bounded multiple of what a sequential decode would do.
-private final class PrefetchBudget: @unchecked Sendable {
+private final class PrefetchBudget: Sendable {
+    private struct Spent {
+        var nodes = 0
+        var bytes = 0
+        var nestedBytes = 0
+        /// By object index in `$objects`.
+        var taken: [Bool]
+    }
+
     private let limits: DecodingLimits
-    private var nodes = 0
-    private var bytes = 0
-    private var nestedBytes = 0
-    /// By object index in `$objects`.
-    private var taken: [Bool]
-    private let lock = ThreadLock()
+    private let spent: Mutex<Spent>
 
     init(limits: DecodingLimits, objects: Int) {
         self.limits = limits
-        taken = [Bool](repeating: false, count: objects)
+        spent = Mutex(Spent(taken: [Bool](repeating: false, count: objects)))
     }
 
     enum Claim {
@@ -854,19 +858,20 @@ private final class PrefetchBudget: @unchecked Sendable {
     /// Whether the caller is to decode the archive that is object `uid`: not when another
     /// thread took it, nor once the limits are spent.
     func claim(_ uid: Int) -> Claim {
-        lock.withLock {
-            guard nodes <= limits.maxNodes && bytes <= limits.maxExpandedBytes && nestedBytes <= limits.maxNestedArchiveBytes else { return .spent }
-            guard !taken[uid] else { return .taken }
-            taken[uid] = true
+        spent.withLock { spent in
+            guard spent.nodes <= limits.maxNodes && spent.bytes <= limits.maxExpandedBytes
+                && spent.nestedBytes <= limits.maxNestedArchiveBytes else { return .spent }
+            guard !spent.taken[uid] else { return .taken }
+            spent.taken[uid] = true
             return .yours
         }
     }
 
     func spend(nodes: Int, bytes: Int, nestedBytes: Int) {
-        lock.withLock {
-            self.nodes += nodes
-            self.bytes += bytes
-            self.nestedBytes += nestedBytes
+        spent.withLock { spent in
+            spent.nodes += nodes
+            spent.bytes += bytes
+            spent.nestedBytes += nestedBytes
         }
     }
 }

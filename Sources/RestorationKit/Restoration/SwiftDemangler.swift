@@ -1,65 +1,58 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Demangles Swift class names as the Objective-C runtime sees them
-/// (`_TtC20StateRestorationDemo18CityViewController` → `StateRestorationDemo.CityViewController`)
-/// with the Swift runtime's own demangler.
+/// (`_TtC20StateRestorationDemo18CityViewController` → `StateRestorationDemo.CityViewController`).
+///
+/// Class names in archives are plain nominal types: a module, then classes, structs or enums
+/// nested in one another, each a length-prefixed identifier. That form demangles to its
+/// identifiers joined by dots (the module `s` is `Swift`), exactly as the Swift runtime's
+/// demangler gives it, so it is read here. Every other form is shown as stored: generic,
+/// private and substituted names may expand exponentially (a few hundred bytes demangle to
+/// gigabytes), and the input is untrusted.
 public enum SwiftDemangler {
-    /// The longest name handed to the runtime: class names are short, and the input is untrusted.
+    /// The longest name demangled: class names are short.
     static let maximumLength = 1024
 
     /// The demangled name, or nil when `name` is not a mangled Swift name of a plain nominal
-    /// type (module, then classes, structs or enums nested in one another).
-    ///
-    /// Only that form reaches the runtime's demangler: other manglings may hold substitutions
-    /// that expand exponentially (a few hundred bytes demangle to gigabytes), and the runtime
-    /// builds its whole result before returning it. A name of that form demangles to at most its
-    /// own length plus a separator per component.
+    /// type.
     public static func demangle(_ name: String) -> String? {
         guard looksMangled(name) else { return nil }
-        // The runtime demangles only the current mangling; Objective-C runtime names of Swift
-        // classes still use the old `_Tt` form, so translate those first.
+        // Objective-C runtime names of Swift classes still use the old `_Tt` form: translated
+        // to the current mangling first.
         let mangled = name.hasPrefix("_Tt") ? currentMangling(ofRuntimeName: name) : name
-        guard let mangled, isPlainNominalType(mangled) else { return nil }
-        // NUL-terminated even though a length is passed: the runtime's isSwiftSymbol calls
-        // strlen on the name (found by the fuzzer as a heap overflow).
-        guard let result = mangled.withCString({ name in
-            swift_demangle(name, strlen(name), nil, nil, 0)
-        }) else {
-            return nil
-        }
-        defer { free(result) }
-        let demangled = String(cString: result)
-        return demangled.isEmpty || demangled == mangled ? nil : demangled
+        guard let mangled, let components = plainNominalType(mangled) else { return nil }
+        return components.joined(separator: ".")
     }
 
-    /// Whether `name` is `$s` (or `_$s`, `$S`, `_$S`), then `s` or a length-prefixed module
-    /// name, then one or more length-prefixed names each followed by `C`, `V` or `O`, and
-    /// nothing else: no substitution, no generic argument, no operator.
+    /// Whether `name` is a plain nominal type (see `plainNominalType`).
     static func isPlainNominalType(_ name: String) -> Bool {
+        plainNominalType(name) != nil
+    }
+
+    /// The module and type names of `name` when it is `$s` (or `_$s`, `$S`, `_$S`), then `s`
+    /// or a length-prefixed module name, then one or more length-prefixed names each followed
+    /// by `C`, `V` or `O`, and nothing else: no substitution, no generic argument, no operator.
+    static func plainNominalType(_ name: String) -> [Substring]? {
         var rest = Substring(name)
         for prefix in ["_$s", "_$S", "$s", "$S"] where rest.hasPrefix(prefix) {
             rest = rest.dropFirst(prefix.count)
             break
         }
-        guard rest.count < name.count else { return false }
+        guard rest.count < name.count else { return nil }
+        var components: [Substring] = []
         if rest.first == "s" {
+            components.append("Swift")
             rest = rest.dropFirst()
-        } else if identifier(&rest) == nil {
-            return false
+        } else if let module = identifier(&rest) {
+            components.append(module)
+        } else {
+            return nil
         }
-        var types = 0
         while !rest.isEmpty {
-            guard identifier(&rest) != nil, let kind = rest.first, "CVO".contains(kind) else { return false }
+            guard let type = identifier(&rest), let kind = rest.first, "CVO".contains(kind) else { return nil }
+            components.append(type)
             rest = rest.dropFirst()
-            types += 1
         }
-        return types > 0
+        return components.count > 1 ? components : nil
     }
 
     /// Translates an old-style runtime name, `_Tt` + kinds + module + names, into the current
@@ -108,10 +101,3 @@ public enum SwiftDemangler {
         }
     }
 }
-
-@_silgen_name("swift_demangle")
-private func swift_demangle(
-    _ mangledName: UnsafePointer<CChar>?, _ mangledNameLength: Int,
-    _ outputBuffer: UnsafeMutablePointer<CChar>?, _ outputBufferSize: UnsafeMutablePointer<Int>?,
-    _ flags: UInt32
-) -> UnsafeMutablePointer<CChar>?

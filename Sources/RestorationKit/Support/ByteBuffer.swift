@@ -3,8 +3,10 @@
 ///
 /// Output is made of millions of small pieces (a bracket, an indentation, a key); appending
 /// each to an `Array` costs a uniqueness check and a generic copy. A writer owns its buffer
-/// alone, so a class is safe here.
-final class ByteBuffer {
+/// alone, so a class is safe here; a buffer passes between threads whole (the JSON writer's
+/// parts hand theirs back to a shared pool, then to the thread that writes them out), never
+/// written by two at once.
+final class ByteBuffer: @unchecked Sendable {
     private var start: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Runs recursive work on a stack large enough for the nesting the limits allow.
 ///
@@ -122,11 +123,10 @@ extension DeepStack {
 }
 
 /// Hands out indices `0..<count` in batches to the threads of `concurrentPerform`.
-private final class WorkQueue: @unchecked Sendable {
-    private var next = 0
+private final class WorkQueue: Sendable {
+    private let next = Atomic<Int>(0)
     private let count: Int
-    private let lock = ThreadLock()
-    /// Indices taken per lock: enough to make locking cheap, few enough to balance the load
+    /// Indices taken at a time: enough to make taking cheap, few enough to balance the load
     /// (one at a time when there are few per thread).
     private let batch: Int
 
@@ -137,13 +137,10 @@ private final class WorkQueue: @unchecked Sendable {
 
     func drain(_ body: (Int) -> Void) {
         while true {
-            let (start, end) = lock.withLock {
-                let start = next
-                next = min(count, next + batch)
-                return (start, next)
-            }
-            guard start < end else { return }
-            for index in start..<end { body(index) }
+            // Past `count` it grows by at most a batch per thread before every thread stops.
+            let start = next.wrappingAdd(batch, ordering: .relaxed).oldValue
+            guard start < count else { return }
+            for index in start..<min(count, start + batch) { body(index) }
         }
     }
 }

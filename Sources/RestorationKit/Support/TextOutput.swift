@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Text being written for people, as UTF-8 bytes, into a `ByteBuffer` (appending millions of
 /// small pieces to an `Array` or a `String` costs a uniqueness check and a generic copy each):
 /// the text formatters' output, escaping as `TextEscaping` does.
@@ -150,27 +152,23 @@ struct TextOutput {
 /// A limit on text written by several threads at once, each into its own `TextOutput`: each
 /// tells it what it wrote every `step` bytes, and stops once all of them together have passed
 /// it. So the text made past the limit stays within a step (and a line) per thread.
-final class SharedTextBudget: @unchecked Sendable {
+final class SharedTextBudget: Sendable {
     static let step = 1 << 16
     private let limit: Int
-    private var spent: Int
-    private let lock = ThreadLock()
+    private let spent: Atomic<Int>
 
     init(limit: Int, spent: Int) {
         self.limit = limit
-        self.spent = spent
+        self.spent = Atomic(spent)
     }
 
     /// Counts `bytes` more; whether the text is now past the limit.
     func spend(_ bytes: Int) -> Bool {
-        lock.withLock {
-            spent += bytes
-            return spent > limit
-        }
+        spent.wrappingAdd(bytes, ordering: .relaxed).newValue > limit
     }
 
     /// Whether the text counted so far is past the limit.
     var isSpent: Bool {
-        lock.withLock { spent > limit }
+        spent.load(ordering: .relaxed) > limit
     }
 }
