@@ -50,6 +50,76 @@ public enum ArchiveValue: Sendable {
         return nil
     }
 
+    public var boolValue: Bool? {
+        if case .boolean(let value) = self { return value }
+        return nil
+    }
+
+    /// A real number, 8-byte or 4-byte (`encodeFloat:`) alike.
+    public var doubleValue: Double? {
+        switch self {
+        case .real(let value): value
+        case .float(let value): Double(value)
+        default: nil
+        }
+    }
+
+    /// A date, in seconds since 2001-01-01T00:00:00Z.
+    public var dateValue: Double? {
+        if case .date(let value) = self { return value }
+        return nil
+    }
+
+    public var dataValue: ArraySlice<UInt8>? {
+        if case .data(let value) = self { return value.bytes }
+        return nil
+    }
+
+    /// A UUID's 16 bytes.
+    public var uuidValue: [UInt8]? {
+        if case .uuid(let value) = self { return value }
+        return nil
+    }
+
+    public var urlValue: ArchiveURL? {
+        if case .url(let value) = self { return value }
+        return nil
+    }
+
+    /// The identifier path an object-identifier proxy refers to.
+    public var referenceValue: IdentifierPath? {
+        if case .reference(let path) = self { return IdentifierPath(path) }
+        return nil
+    }
+
+    /// The elements of an array, a set or an ordered set, in the archive's order.
+    public var elements: [ArchiveValue]? {
+        switch self {
+        case .array(let elements), .set(let elements), .orderedSet(let elements): elements
+        default: nil
+        }
+    }
+
+    public var dictionaryValue: ArchiveDictionary? {
+        if case .dictionary(let value) = self { return value }
+        return nil
+    }
+
+    public var objectValue: ArchiveObject? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// An object's fields, or a dictionary whose keys are all strings, in order (a repeated
+    /// key kept).
+    public var fields: ArchiveFields? {
+        switch self {
+        case .object(let object): object.fields
+        case .dictionary(let dictionary): dictionary.stringKeyed
+        default: nil
+        }
+    }
+
     /// A short name of the value's kind, for messages ("a string", "an NSArray").
     public var kindDescription: String {
         switch self {

@@ -3,6 +3,11 @@ public struct RestorationObject: Hashable, Sendable {
     public var identifierPath: IdentifierPath
     /// From `kViewControllerRestorationClassMapKey`, when the object set a `restorationClass`.
     public var restorationClass: String?
+    /// `restorationClass` as Swift writes it (`StateRestorationDemo.CityViewController`), or as
+    /// stored when it is no mangled Swift name.
+    public var restorationClassName: String? {
+        restorationClass.map { SwiftDemangler.demangle($0) ?? $0 }
+    }
     /// The `$top` keys of the object's own archive, without the views read into `views`.
     /// Nil when the outer archive has no decodable entry for the path (see `stateProblem`).
     public var state: ArchiveFields?

@@ -120,8 +120,21 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
         values[position] = value
     }
 
-    /// Key/value pairs in file order.
-    public var entries: Zip2Sequence<[String], [Value]> { zip(keys, values) }
+    /// Key/value pairs in file order, a repeated key as often as it is written.
+    public var entries: Entries { Entries(keys: keys, values: values) }
+
+    /// The key/value pairs of `OrderedFields`, in file order.
+    public struct Entries: RandomAccessCollection, Sendable {
+        let keys: [String]
+        let values: [Value]
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { keys.count }
+
+        public subscript(position: Int) -> (key: String, value: Value) {
+            (keys[position], values[position])
+        }
+    }
 }
 
 extension OrderedFields: Hashable {

@@ -8,10 +8,20 @@ public struct ArchiveValidator: Sendable {
         self.expectedBundleVersion = expectedBundleVersion
     }
 
-    /// Every defect found, archive-level ones first, then object by object in save order.
+    /// Every defect found, archive-level ones first, then object by object in save order. A
+    /// keyed archive that is no restoration archive has none: no rule applies to it (see
+    /// `report(for:)`).
     public func validate(_ archive: RestorationArchive) -> [Diagnostic] {
         // Without a limit on the messages there is always a list.
         validate(archive, deferred: nil)!
+    }
+
+    /// The verdict on `archive` (read from `file`): its findings, whether it is valid with
+    /// warnings counting as failures when `strict`, and whether it is a restoration archive at all.
+    public func report(for archive: RestorationArchive, file: String = "", strict: Bool = false) -> ValidationReport {
+        var report = ValidationReport(file: file, diagnostics: validate(archive), strict: strict)
+        report.isRestorationArchive = archive.kind != .keyedArchive
+        return report
     }
 
     /// As `validate(_:)`, for an archive read with its objects' states left on the tape
@@ -39,6 +49,7 @@ public struct ArchiveValidator: Sendable {
         // deferred state whole.
         let stackSize = DeferredStates.stackSize(for: deferred)
         return DeepStack.run(stackSize: stackSize) {
+            guard archive.kind != .keyedArchive else { return Findings() }
             guard archive.kind == .restorationArchive || archive.content == nil else {
                 var findings = Findings()
                 findings.add(SavedStateRules.check(archive))

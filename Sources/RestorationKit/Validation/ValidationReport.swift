@@ -11,10 +11,25 @@ public struct ValidationReport: Sendable {
         self.strict = strict
     }
 
+    /// False for a keyed archive that is no restoration archive: no rule applies to it, and it
+    /// is not valid.
+    public var isRestorationArchive = true
+
     public var errors: Int { diagnostics.filter { $0.severity == .error }.count }
     public var warnings: Int { diagnostics.filter { $0.severity == .warning }.count }
-    /// No errors, and with `strict` no warnings either.
-    public var isValid: Bool { errors == 0 && !(strict && warnings > 0) }
+    /// A restoration archive without errors, and with `strict` without warnings either.
+    public var isValid: Bool { isRestorationArchive && errors == 0 && !(strict && warnings > 0) }
+
+    /// The verdict as `validate` words it: "valid (0 errors, 1 warning)", "invalid (…)", or
+    /// "not a restoration archive".
+    public var verdict: String {
+        guard isRestorationArchive else { return "not a restoration archive" }
+        return "\(isValid ? "valid" : "invalid") (\(Self.count(errors, "error")), \(Self.count(warnings, "warning")))"
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
 }
 
 /// `validate --json` for one file (schema version 1).
@@ -48,13 +63,10 @@ package enum ValidationTextFormatter {
             let severity = style.paint(diagnostic.severity.rawValue, diagnostic.severity == .error ? .red : .yellow)
             text += "\(displayName): \(severity)[\(diagnostic.rule.rawValue)]: \(path): \(TextEscaping.escape(diagnostic.message))\n"
         }
-        let counts = "\(count(report.errors, "error")), \(count(report.warnings, "warning"))"
-        let verdict = style.paint(report.isValid ? "valid" : "invalid", report.isValid ? .green : .red)
-        text += "\(displayName): \(verdict) (\(counts))\n"
+        // The verdict's first word colored: "valid" green, "invalid" red.
+        let verdict = report.verdict
+        let word = verdict.prefix { $0 != " " }
+        text += "\(displayName): \(style.paint(String(word), report.isValid ? .green : .red))\(verdict.dropFirst(word.count))\n"
         return text
-    }
-
-    private static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

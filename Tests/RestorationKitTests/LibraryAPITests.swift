@@ -1,0 +1,61 @@
+import XCTest
+@testable import RestorationKit
+
+/// What a program using RestorationKit reads without knowing the decoder: typed accessors on
+/// values, the demangled class of an object, fields in order, and a verdict that says when a
+/// file is no restoration archive.
+final class LibraryAPITests: XCTestCase {
+    func testTypedAccessors() {
+        XCTAssertEqual(ArchiveValue.boolean(true).boolValue, true)
+        XCTAssertNil(ArchiveValue.integer(1).boolValue)
+        XCTAssertEqual(ArchiveValue.real(0.25).doubleValue, 0.25)
+        XCTAssertEqual(ArchiveValue.float(0.5).doubleValue, 0.5, "a 4-byte real too")
+        XCTAssertNil(ArchiveValue.integer(1).doubleValue, "an integer is no real")
+        XCTAssertEqual(ArchiveValue.date(-0.5).dateValue, -0.5)
+        XCTAssertEqual(ArchiveValue.data(ArchiveData(bytes: [1, 2][...])).dataValue, [1, 2][...])
+        XCTAssertEqual(ArchiveValue.uuid(Array(repeating: 7, count: 16)).uuidValue?.count, 16)
+        XCTAssertEqual(ArchiveValue.reference("A/:[0]:/B").referenceValue, IdentifierPath("A/:[0]:/B"))
+        for value in [ArchiveValue.array([.null, .string("x")]), .set([.null, .string("x")]), .orderedSet([.null, .string("x")])] {
+            XCTAssertEqual(value.elements?.count, 2)
+            XCTAssertEqual(value.elements?.last?.stringValue, "x")
+        }
+        let fields = ArchiveFields([("b", .integer(2)), ("a", .integer(1)), ("b", .integer(3))])
+        let object = ArchiveValue.object(ArchiveObject(className: "Thing", classChain: ["Thing", "NSObject"], fields: fields))
+        XCTAssertEqual(object.objectValue?.className, "Thing")
+        XCTAssertEqual(object.fields?.keys, ["b", "a", "b"], "in order, the repeated key kept")
+        let dictionary = ArchiveValue.dictionary(ArchiveDictionary(entries: [.init(key: .string("k"), value: .boolean(false))]))
+        XCTAssertEqual(dictionary.fields?["k"]?.boolValue, false)
+        XCTAssertNil(ArchiveValue.dictionary(ArchiveDictionary(entries: [.init(key: .integer(1), value: .null)])).fields, "keys that are not strings")
+        XCTAssertNil(ArchiveValue.string("x").elements)
+    }
+
+    func testEntriesAreACollectionOfKeysAndValues() {
+        let fields = ArchiveFields([("b", .integer(2)), ("a", .integer(1)), ("b", .integer(3))])
+        let entries = fields.entries
+        XCTAssertEqual(entries.count, 3)
+        XCTAssertEqual(entries[2].key, "b")
+        XCTAssertEqual(entries[2].value.integerValue, 3)
+        XCTAssertEqual(entries.map(\.key), ["b", "a", "b"])
+        XCTAssertEqual(entries.reversed().first?.value.integerValue, 3)
+    }
+
+    func testObjectsNameTheirClassAsSwiftWritesIt() throws {
+        let archive = try FixtureFiles.archive("ios8-tabbar.data")
+        let named = archive.objects.filter { $0.restorationClass != nil }
+        XCTAssertEqual(named.map(\.restorationClassName), ["StateRestorationDemo.CityViewController"])
+        XCTAssertEqual(named.map(\.restorationClass), ["_TtC20StateRestorationDemo18CityViewController"])
+    }
+
+    func testTheReportSaysWhenAFileIsNoRestorationArchive() throws {
+        let generic = try FixtureFiles.archive("not-restoration.data")
+        XCTAssertEqual(ArchiveValidator().validate(generic), [], "no rule applies: not unsupported-version")
+        let report = ArchiveValidator().report(for: generic, file: "x.data")
+        XCTAssertFalse(report.isRestorationArchive)
+        XCTAssertFalse(report.isValid)
+        XCTAssertEqual(report.verdict, "not a restoration archive")
+        let archive = try FixtureFiles.archive("validate/dangling-reference.data")
+        let invalid = ArchiveValidator().report(for: archive)
+        XCTAssertEqual(invalid.verdict, "invalid (2 errors, 0 warnings)")
+        XCTAssertEqual(ArchiveValidator().report(for: try FixtureFiles.archive("validate/clean.data"), strict: true).verdict, "valid (0 errors, 0 warnings)")
+    }
+}
