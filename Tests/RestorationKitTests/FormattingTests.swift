@@ -226,6 +226,12 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(SwiftDemangler.demangle("$ss5Int64V"), "Swift.Int64")
     }
 
+    /// A cycle reads the same in `diff` as in `dump`.
+    func testACycleReadsTheSameInDiffAndDump() {
+        XCTAssertEqual(CompactValueText.render(.array([.cycle(3)])), "[(cycle: back to $objects[3], which contains this value)]")
+        XCTAssertEqual(TextDumpFormatter.cycleText(3), "(cycle: back to $objects[3], which contains this value)")
+    }
+
     /// The tool reads plain nominal names itself; the Swift runtime's demangler, which it no
     /// longer calls, is the oracle: both give the same name for every such form.
     func testDemanglingAgreesWithTheSwiftRuntime() {

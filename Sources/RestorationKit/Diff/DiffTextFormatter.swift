@@ -154,7 +154,7 @@ struct CompactValueText {
             pairs(object.fields.entries.map { (.string($0), $1) }, open: TextEscaping.escape(name) + "{")
         case .reference(let path): text += "ref(" + TextEscaping.escape(path) + ")"
         case .archive(let archive): pairs(archive.top.entries.map { (.string($0), $1) }, open: "archive{")
-        case .cycle(let uid): text += "(cycle to $objects[\(uid)])"
+        case .cycle(let uid): text += TextDumpFormatter.cycleText(uid)
         }
     }
 

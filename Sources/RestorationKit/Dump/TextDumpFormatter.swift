@@ -273,6 +273,11 @@ package struct TextDumpFormatter: Sendable {
         ReferenceDate.iso8601(seconds) ?? "date \(realText(seconds)) s from 2001-01-01T00:00:00Z (outside years 1-9999)"
     }
 
+    /// A reference back to an object still being decoded, as `dump` and `diff` write it.
+    static func cycleText(_ uid: UInt64) -> String {
+        "(cycle: back to $objects[\(uid)], which contains this value)"
+    }
+
     static func realText(_ real: Double) -> String {
         if real.isNaN { return "nan" }
         if real.isInfinite { return real < 0 ? "-inf" : "inf" }

@@ -194,9 +194,7 @@ struct TextDumpValues {
         case .boolean(let boolean): out.append(boolean ? "Yes" : "No")
         case .date(let seconds): out.append(TextDumpFormatter.dateText(seconds))
         case .cycle(let uid):
-            out.append("(cycle: back to $objects[")
-            out.appendDecimal(uid)
-            out.append("], which contains this value)")
+            out.append(TextDumpFormatter.cycleText(uid))
         default: preconditionFailure("not a scalar")
         }
     }

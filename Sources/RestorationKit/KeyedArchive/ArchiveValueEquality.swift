@@ -3,27 +3,29 @@
 /// compared exactly), and strings are equal when their bytes are (see `ExactText`).
 /// Everything else compares by value; dictionaries ignore key order.
 extension ArchiveValue: Hashable {
+    /// Values of the same kind and the same content; strings and references by their bytes,
+    /// reals by their bits. Exhaustive over `lhs`, so that a new kind cannot compare unequal to
+    /// itself unnoticed.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): true
-        case (.string(let a), .string(let b)): a.isExactly(b)
-        case (.integer(let a), .integer(let b)): a == b
-        case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
-        case (.float(let a), .float(let b)): a.bitPattern == b.bitPattern
-        case (.boolean(let a), .boolean(let b)): a == b
-        case (.date(let a), .date(let b)): a.bitPattern == b.bitPattern
-        case (.data(let a), .data(let b)): a == b
-        case (.array(let a), .array(let b)): a == b
-        case (.set(let a), .set(let b)): a == b
-        case (.orderedSet(let a), .orderedSet(let b)): a == b
-        case (.dictionary(let a), .dictionary(let b)): a == b
-        case (.uuid(let a), .uuid(let b)): a == b
-        case (.url(let a), .url(let b)): a == b
-        case (.object(let a), .object(let b)): a == b
-        case (.reference(let a), .reference(let b)): a.isExactly(b)
-        case (.archive(let a), .archive(let b)): a == b
-        case (.cycle(let a), .cycle(let b)): a == b
-        default: false
+        switch lhs {
+        case .null: if case .null = rhs { true } else { false }
+        case .string(let a): if case .string(let b) = rhs { a.isExactly(b) } else { false }
+        case .integer(let a): if case .integer(let b) = rhs { a == b } else { false }
+        case .real(let a): if case .real(let b) = rhs { a.bitPattern == b.bitPattern } else { false }
+        case .float(let a): if case .float(let b) = rhs { a.bitPattern == b.bitPattern } else { false }
+        case .boolean(let a): if case .boolean(let b) = rhs { a == b } else { false }
+        case .date(let a): if case .date(let b) = rhs { a.bitPattern == b.bitPattern } else { false }
+        case .data(let a): if case .data(let b) = rhs { a == b } else { false }
+        case .array(let a): if case .array(let b) = rhs { a == b } else { false }
+        case .set(let a): if case .set(let b) = rhs { a == b } else { false }
+        case .orderedSet(let a): if case .orderedSet(let b) = rhs { a == b } else { false }
+        case .dictionary(let a): if case .dictionary(let b) = rhs { a == b } else { false }
+        case .uuid(let a): if case .uuid(let b) = rhs { a == b } else { false }
+        case .url(let a): if case .url(let b) = rhs { a == b } else { false }
+        case .object(let a): if case .object(let b) = rhs { a == b } else { false }
+        case .reference(let a): if case .reference(let b) = rhs { a.isExactly(b) } else { false }
+        case .archive(let a): if case .archive(let b) = rhs { a == b } else { false }
+        case .cycle(let a): if case .cycle(let b) = rhs { a == b } else { false }
         }
     }
 
