@@ -22,8 +22,6 @@ let package = Package(
             pkgConfig: "libplist-2.0",
             providers: [.apt(["libplist-dev"]), .brew(["libplist"])]
         ),
-        // glibc's mallopt, which Swift's Glibc module does not declare (see shim.h).
-        .systemLibrary(name: "CHeapTuning"),
         .target(
             name: "RestorationKit",
             dependencies: [
@@ -35,7 +33,6 @@ let package = Package(
             name: "restoration-tool",
             dependencies: [
                 "RestorationKit",
-                "CHeapTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

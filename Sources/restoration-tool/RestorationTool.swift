@@ -1,5 +1,4 @@
 import ArgumentParser
-import CHeapTuning
 import RestorationKit
 #if canImport(Glibc)
 import Glibc
@@ -38,9 +37,6 @@ struct RestorationTool: ParsableCommand {
     static func main() {
         // A closed pipe ends the process as it ends cat, even when the parent ignored SIGPIPE.
         signal(SIGPIPE, SIG_DFL)
-        // Decoding and the commands allocate on all processors: heaps grown in large steps
-        // (see shim.h).
-        heap_tuning_pad_growth(48 << 20)
         do {
             // The arguments as bytes: a file name need not be UTF-8 (see `RawPath`).
             var arguments = (1..<Int(CommandLine.argc)).map { index in
