@@ -21,6 +21,10 @@ public struct ArchiveDiffer: Sendable {
         "restorationClassMap", "restorationClass", "identifierPaths",
     ]
 
+    /// What changed from `a` to `b`, in the order `diff` lists it.
+    ///
+    /// Runs on a thread of the library's pool whose stack fits the deepest nesting the limits
+    /// allow (walking values recurses), large archives on all processors; the call waits for it.
     public func diff(_ a: RestorationArchive, _ b: RestorationArchive) -> [ArchiveChange] {
         diff(a, b, deferred: nil)
     }

@@ -4,12 +4,17 @@ extension RestorationArchive {
     ///
     /// Any other file of a `.savedState` folder (a plain property list, macOS window records) is
     /// read as `kind` says, shown as a keyed archive would be (see `SavedStateKind`).
+    ///
+    /// The work runs on a thread of the library's pool whose stack fits the nesting `limits`
+    /// allow (input-controlled nesting recurses), large archives on all processors; the call
+    /// waits for it.
     public init(bytes: ArraySlice<UInt8>, limits: DecodingLimits = .default, interpret: Bool = true) throws(ArchiveError) {
         self = try DeferredStates.read(bytes: bytes, limits: limits, interpret: interpret, deferring: false).0
     }
 
     /// Reads and decodes the file at `path` (`-` for standard input). With `followingLinks` false
-    /// (an archive found in a directory), a symbolic link, FIFO or device is refused.
+    /// (an archive found in a directory), a symbolic link, FIFO or device is refused. It runs
+    /// as `init(bytes:)` does.
     public init(contentsOf path: String, limits: DecodingLimits = .default, interpret: Bool = true, followingLinks: Bool = true) throws(ArchiveError) {
         self = try DeferredStates.read(contentsOf: path, limits: limits, followingLinks: followingLinks, interpret: interpret, deferring: false).0
     }

@@ -22,6 +22,11 @@ public struct RestorationTree: Sendable {
     /// References from app-level keys (outside every object) to paths with no saved object.
     public var appDangling: [(key: String, target: String)]
 
+    /// The hierarchy of `archive`'s identifier paths, with each node's marks and the dangling
+    /// references.
+    ///
+    /// Runs on a thread of the library's pool whose stack fits the deepest nesting the limits
+    /// allow (walking values recurses), large archives on all processors; the call waits for it.
     public init(_ archive: RestorationArchive) {
         // Without a limit there is always a tree.
         self.init(archive, deferred: nil)!

@@ -11,6 +11,9 @@ public struct ArchiveValidator: Sendable {
     /// Every defect found, archive-level ones first, then object by object in save order. A
     /// keyed archive that is no restoration archive has none: no rule applies to it (see
     /// `report(for:)`).
+    ///
+    /// Runs on a thread of the library's pool whose stack fits the deepest nesting the limits
+    /// allow (walking values recurses), large archives on all processors; the call waits for it.
     public func validate(_ archive: RestorationArchive) -> [Diagnostic] {
         // Without a limit on the messages there is always a list.
         validate(archive, deferred: nil)!
