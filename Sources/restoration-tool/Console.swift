@@ -28,10 +28,15 @@ enum Console {
             writeAll(pieces, to: 1)
             return true
         }
+        // Converted as one text: a character may lie across two pieces.
         var joined: [UInt8] = []
         joined.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
         for piece in pieces { joined.append(contentsOf: piece) }
-        return joined.withUnsafeBytes { write($0, after: "", file: file, limit: limit) }
+        guard joined.withUnsafeBytes({ writeText($0, to: 1, limit: limit) }) else {
+            outputTooLarge(file: file, limit: limit)
+            return false
+        }
+        return true
     }
 
     /// Text for people on `descriptor`, in ASCII when `asciiOnly`; false, with nothing written,

@@ -165,6 +165,15 @@ final class UnixConventionsTests: XCTestCase {
             let run = try ToolRunner.run(command + ["--charset", "ascii", "Fixtures/validate/class-map-unknown-path.data"])
             XCTAssertTrue((run.stdout + run.stderr).utf8.allSatisfy { $0 < 0x80 }, "\(command)")
         }
+        // Escapes make the text longer: the limit holds for the text as written.
+        let utf8 = try ToolRunner.run(["dump", "--charset", "utf-8", "Fixtures/values.data"]).stdout.utf8.count
+        let ascii = try ToolRunner.run(["dump", "--charset", "ascii", "Fixtures/values.data"]).stdout.utf8.count
+        XCTAssertGreaterThan(ascii, utf8)
+        let past = try ToolRunner.run(["dump", "--charset", "ascii", "--max-output-size", String(utf8), "Fixtures/values.data"])
+        XCTAssertEqual(past.status, 2)
+        XCTAssertEqual(past.stdout, "")
+        XCTAssertTrue(past.stderr.contains("(--max-output-size); nothing of it is written"), past.stderr)
+        XCTAssertEqual(try ToolRunner.run(["dump", "--charset", "ascii", "--max-output-size", String(ascii), "Fixtures/values.data"]).status, 0)
         let diff = try ToolRunner.run(["diff", "--charset", "ascii", "Fixtures/diff/state-a.data", "Fixtures/diff/state-b.data"])
         XCTAssertTrue(diff.stdout.contains("\"{0, 44}\" -> \"{0, 300}\""), diff.stdout)
         // CSV is data for programs: UTF-8 whatever the locale.
