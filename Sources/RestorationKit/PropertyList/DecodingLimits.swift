@@ -52,6 +52,9 @@ public enum DecodingLimit: String, Sendable, CaseIterable {
     /// The command-line option that sets this limit.
     public var option: String { rawValue }
 
+    /// The option without its dashes, as an argument parser names a long option.
+    public var longName: String { String(rawValue.dropFirst(2)) }
+
     /// What passing the limit of `value` means, ending with the option that raises it:
     /// "values nest deeper than the limit of 512 levels (--max-depth)".
     public func exceeded(_ value: Int) -> String {

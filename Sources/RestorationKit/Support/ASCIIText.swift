@@ -27,7 +27,7 @@ public enum ASCIIText {
                     if let ascii = replacements[scalar] {
                         output.append(contentsOf: ascii.utf8)
                     } else {
-                        output.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".utf8)
+                        TextEscaping.appendEscape(scalar, to: &output)
                     }
                     index = end
                 } else {

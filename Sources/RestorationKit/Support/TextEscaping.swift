@@ -19,9 +19,7 @@ package enum TextEscaping {
             case "\t": append("\\t")
             case "\\": append("\\\\")
             case _ where needsEscape(scalar):
-                append("\\u{")
-                appendHex(scalar.value, to: &bytes)
-                append("}")
+                appendEscape(scalar, to: &bytes)
             default:
                 UTF8.encode(scalar) { bytes.append($0) }
             }
@@ -68,6 +66,13 @@ package enum TextEscaping {
         if hasByteBelow(1, word ^ (ones &* 0x7F)) { return false }          // DEL
         if hasByteBelow(1, word ^ (ones &* 0x5C)) { return false }          // backslash
         return true
+    }
+
+    /// `scalar` as the text output escapes a character it does not show: `\u{200b}`.
+    static func appendEscape(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: "\\u{".utf8)
+        appendHex(scalar.value, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// `value` in lower-case hexadecimal, without leading zeros, as `String(value, radix: 16)`
