@@ -55,41 +55,45 @@ enum ReferenceRules {
     }
 
     /// Each key of a state that appears more than once, with its count, in first-appearance
-    /// order; keys are the same when their bytes are. Most states have a handful of keys: they
-    /// are compared pairwise, without hashing, up to 32.
+    /// order; keys are the same when their bytes are. The view data's entries that are not views
+    /// (`leftovers`) count as one more `kViewRestorationDataKey`, last, as in the object read
+    /// whole. Most states have a handful of keys: they are compared pairwise, without hashing,
+    /// up to 32.
     private static func repeatedKeys(_ state: TapeObject.State, _ view: TapeView) -> [(key: String, count: Int)] {
-        let count = state.positions.count
+        let count = state.count
         guard count > 1 else { return [] }
+        let viewDataKey = UnsafeRawBufferPointer(start: RestorationKeys.viewRestorationDataKey.utf8Start, count: RestorationKeys.viewRestorationDataKey.utf8CodeUnitCount)
+        func key(_ index: Int) -> UnsafeRawBufferPointer {
+            index < state.positions.count ? view.bytes(of: view.member(state.positions[index], of: state.archive)) : viewDataKey
+        }
         if count <= 32 {
-            // Pairs compared in place, by length first: no key is copied, and the usual state,
-            // whose keys all differ, allocates nothing.
-            func key(_ index: Int) -> TapeNode { view.member(state.positions[index], of: state.archive) }
+            // Pairs compared in place: no key is copied, and the usual state, whose keys all
+            // differ, allocates nothing.
             var repeatedAt: [Int] = []
             for first in 0..<(count - 1) {
                 let firstKey = key(first)
-                for later in (first + 1)..<count where key(later).memberCount == firstKey.memberCount && view.sameBytes(firstKey, key(later)) {
+                for later in (first + 1)..<count where firstKey.hasSameBytes(as: key(later)) {
                     repeatedAt.append(first)
                     break
                 }
             }
             guard !repeatedAt.isEmpty else { return [] }
             var repeated: [(key: String, count: Int)] = []
-            var reported: [TapeNode] = []
-            for first in repeatedAt where !reported.contains(where: { view.sameBytes($0, key(first)) }) {
+            var reported: [UnsafeRawBufferPointer] = []
+            for first in repeatedAt where !reported.contains(where: { $0.hasSameBytes(as: key(first)) }) {
                 reported.append(key(first))
-                let times = (0..<count).filter { view.sameBytes(key($0), key(first)) }.count
-                repeated.append((view.string(of: key(first)), times))
+                let times = (0..<count).filter { key($0).hasSameBytes(as: key(first)) }.count
+                repeated.append((String(decoding: key(first), as: UTF8.self), times))
             }
             return repeated
         }
-        let keys = (0..<count).map { view.member(state.positions[$0], of: state.archive) }
-        var repeated: [(key: String, count: Int)] = []
+        let texts = (0..<count).map { ExactText(String(decoding: key($0), as: UTF8.self)) }
         var counts: [ExactText: Int] = [:]
-        let texts = keys.map { ExactText(view.string(of: $0)) }
         for text in texts { counts[text, default: 0] += 1 }
+        var repeated: [(key: String, count: Int)] = []
         var reported = Set<ExactText>()
-        for (key, text) in zip(keys, texts) where counts[text]! > 1 && reported.insert(text).inserted {
-            repeated.append((view.string(of: key), counts[text]!))
+        for index in 0..<count where counts[texts[index]]! > 1 && reported.insert(texts[index]).inserted {
+            repeated.append((String(decoding: key(index), as: UTF8.self), counts[texts[index]]!))
         }
         return repeated
     }
