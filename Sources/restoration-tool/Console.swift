@@ -180,17 +180,16 @@ enum Console {
     }
 
     /// Reads an archive that must be a restoration archive; nil after an error line otherwise.
-    /// Each saved object's state stays on the decoder's tape (see `DeferredStates`).
-    static func readRestorationArchive(_ file: String, limits: DecodingLimits, savedState: Bool = false) -> (RestorationArchive, DeferredStates)? {
-        restorationArchive(file, Result { () throws(ArchiveError) in try DeferredStates.read(contentsOf: file, limits: limits) }, savedState: savedState)
+    static func readRestorationArchive(_ file: String, limits: DecodingLimits, savedState: Bool = false) -> RestorationArchive? {
+        restorationArchive(file, Result { () throws(ArchiveError) in try RestorationArchive.read(contentsOf: file, limits: limits) }, savedState: savedState)
     }
 
     /// The archive read from `file`, or nil after reporting why it could not be read; with
     /// `savedState`, a saved-state file of another kind (a scene's activity, a macOS folder's
     /// file) too, but no generic keyed archive.
-    static func restorationArchive(_ file: String, _ result: Result<(RestorationArchive, DeferredStates), ArchiveError>, savedState: Bool = false) -> (RestorationArchive, DeferredStates)? {
+    static func restorationArchive(_ file: String, _ result: Result<RestorationArchive, ArchiveError>, savedState: Bool = false) -> RestorationArchive? {
         switch result {
-        case .success(let read) where read.0.isRestorationArchive || (savedState && read.0.kind != .keyedArchive):
+        case .success(let read) where read.isRestorationArchive || (savedState && read.kind != .keyedArchive):
             return read
         case .success:
             notRestorationArchive(file)

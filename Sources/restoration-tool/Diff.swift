@@ -65,19 +65,18 @@ struct Diff: ParsableCommand {
     /// `--max-output-size`.
     private func compareFiles(_ a: String, _ b: String, documents: inout [DiffDocument], written: inout Int) -> Int32 {
         // Both are read, at the same time, so that both are reported when neither can be.
-        // Each saved object's state stays on the decoder's tape until it is compared.
-        let read = zip([a, b], DeferredStates.read(contentsOf: [a, b], limits: decoding.limits)).compactMap { file, result in
+        let read = zip([a, b], RestorationArchive.read(contentsOf: [a, b], limits: decoding.limits)).compactMap { file, result in
             Console.restorationArchive(file, result, savedState: true)
         }
         guard read.count == 2 else { return ExitStatus.unreadable }
-        guard read[0].0.kind == read[1].0.kind else {
-            Console.error(file: b, "\(read[1].0.kind.summary), not \(read[0].0.kind.summary) as \(Console.displayName(a)) is: nothing to compare")
+        guard read[0].kind == read[1].kind else {
+            Console.error(file: b, "\(read[1].kind.summary), not \(read[0].kind.summary) as \(Console.displayName(a)) is: nothing to compare")
             return ExitStatus.unreadable
         }
         // The comparison stops once its changes could not be written within what is left of
         // the limit (their nodes and text would take gigabytes).
         let left = decoding.maxOutputBytes - written - documents.reduce(0) { $0 + DiffDocument.minimumSize(of: $1.changes) }
-        guard let changes = withExtendedLifetime(read, { ArchiveDiffer(ignoring: ignore).diff(read[0].0, read[1].0, deferred: (read[0].1, read[1].1), outputLimit: max(0, left)) }) else {
+        guard let changes = withExtendedLifetime(read, { ArchiveDiffer(ignoring: ignore).diff(read[0], read[1], outputLimit: max(0, left)) }) else {
             Console.outputTooLarge(file: b, limit: decoding.maxOutputBytes)
             return ExitStatus.unreadable
         }

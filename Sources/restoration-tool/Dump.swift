@@ -61,10 +61,9 @@ struct Dump: ParsableCommand {
         let formatter = TextDumpFormatter(demangle: !noDemangle, style: TextStyle(enabled: color.enabled))
         // The last archive read stays alive until the process ends: freeing its values one by
         // one would take a large share of the run (see `Console.finish`).
-        var lastArchive: (RestorationArchive, DeferredStates?)?
+        var lastArchive: RestorationArchive?
         for file in files {
             if json {
-                // Each saved object's state stays on the decoder's tape until it is written.
                 do {
                     var document = try DumpDocument(contentsOf: file, file: file, limits: decoding.limits, interpret: !raw, options: options)
                     if let prefix = restriction(for: document.archive, file: file) {
@@ -78,13 +77,10 @@ struct Dump: ParsableCommand {
                 continue
             }
             var archive: RestorationArchive
-            // Each saved object's state, and the app state, are written from the decoder's tape.
-            var deferred: DeferredStates?
             do {
-                (archive, deferred) = try DeferredStates.read(contentsOf: file, limits: decoding.limits, interpret: !raw, options: options)
-                lastArchive = (archive, deferred)
+                archive = try RestorationArchive.read(contentsOf: file, limits: decoding.limits, interpret: !raw, options: options)
+                lastArchive = archive
                 if let prefix = restriction(for: archive, file: file) {
-                    deferred = deferred?.restricted(to: prefix, in: archive)
                     archive = archive.restricted(to: prefix)
                 }
             } catch {
@@ -95,7 +91,7 @@ struct Dump: ParsableCommand {
             // In ASCII (`--charset`), the text may grow past the limit as it is written: then the
             // write says so itself.
             var writtenInASCII = true
-            let written = formatter.withFormattedPieces(archive, deferred: deferred, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) { pieces in
+            let written = formatter.withFormattedPieces(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) { pieces in
                 if wroteText { Console.write("\n") }
                 writtenInASCII = Console.write(pieces: pieces, file: file, limit: decoding.maxOutputBytes)
             }

@@ -69,17 +69,17 @@ struct Tree: ParsableCommand {
         let formatter = TreeTextFormatter(style: TextStyle(enabled: color.enabled), demangle: !noDemangle)
         // The last archive read and its tree stay alive until the process ends: freeing their
         // values one by one would take a large share of the run (see `Console.finish`).
-        var lastArchive: (RestorationArchive, DeferredStates)?
+        var lastArchive: RestorationArchive?
         var lastTree: RestorationTree?
         for file in files {
-            guard let (archive, deferred) = Console.readRestorationArchive(file, limits: decoding.limits, savedState: true) else {
+            guard let archive = Console.readRestorationArchive(file, limits: decoding.limits, savedState: true) else {
                 status = ExitStatus.unreadable
                 continue
             }
-            lastArchive = (archive, deferred)
+            lastArchive = archive
             let drawn: RestorationTree?
             if archive.isRestorationArchive {
-                drawn = held > decoding.maxOutputBytes ? nil : RestorationTree(archive, deferred: deferred, outputLimit: decoding.maxOutputBytes - held)
+                drawn = held > decoding.maxOutputBytes ? nil : RestorationTree(archive, outputLimit: decoding.maxOutputBytes - held)
             } else if let savedState = RestorationTree(savedState: archive) {
                 drawn = savedState
             } else if inFolder.contains(file) {

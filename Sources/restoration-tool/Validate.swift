@@ -79,7 +79,7 @@ struct Validate: ParsableCommand {
         let validator = ArchiveValidator(expectedBundleVersion: bundleVersion)
         // The last archive read stays alive until the process ends: freeing its values one by
         // one would take a large share of the run (see `Console.finish`).
-        var lastArchive: (RestorationArchive, DeferredStates)?
+        var lastArchive: RestorationArchive?
         for argument in files {
             let input = Self.trimmingTrailingSlashes(argument)
             let archives: [(path: String, sidecarFolders: [String])]
@@ -161,14 +161,12 @@ struct Validate: ParsableCommand {
 
     /// Validates one archive file.
     private func validateArchive(
-        _ path: String, sidecarFolders: [String], _ validator: ArchiveValidator, keeping kept: inout (RestorationArchive, DeferredStates)?
+        _ path: String, sidecarFolders: [String], _ validator: ArchiveValidator, keeping kept: inout RestorationArchive?
     ) -> Outcome {
         let archive: RestorationArchive
-        // Each saved object's state stays on the decoder's tape until its rules run.
-        let deferred: DeferredStates
         do {
             // An archive found in a directory is not followed if it is a link, FIFO or device.
-            (archive, deferred) = try DeferredStates.read(contentsOf: path, limits: decoding.limits, followingLinks: sidecarFolders.isEmpty)
+            archive = try RestorationArchive.read(contentsOf: path, limits: decoding.limits, followingLinks: sidecarFolders.isEmpty)
         } catch {
             Console.error(file: path, error.description)
             return .unreadable
@@ -181,8 +179,8 @@ struct Validate: ParsableCommand {
             Console.note(file: path, "skipped: \(archive.kind.summary), which has nothing to validate")
             return .skipped
         }
-        kept = (archive, deferred)
-        guard var diagnostics = validator.validate(archive, deferred: deferred, messageLimit: decoding.maxOutputBytes) else {
+        kept = archive
+        guard var diagnostics = validator.validate(archive, messageLimit: decoding.maxOutputBytes) else {
             return .pastOutputLimit
         }
         for folder in sidecarFolders {

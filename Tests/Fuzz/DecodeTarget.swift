@@ -1,10 +1,10 @@
 // libFuzzer target for the whole decode path: property-list reader → keyed-archive decoder (its
-// tape checked node by node) →
-// restoration model → text dump → JSON dump → validate (text and JSON) → diff against a fixed
-// archive, both ways (text and JSON) → tree (text and JSON); text dump, JSON dump (written from
-// the tape's nodes), validate, diff and tree of the archive read with its states left on the
-// tape (`DeferredStates`) must be those of the archive read whole. Built by Tests/Fuzz/run
-// together with the library's sources (see CONTRIBUTING.md); not part of the package.
+// tape checked node by node) → restoration model → text dump → JSON dump → validate (text and
+// JSON) → diff against a fixed archive, both ways (text and JSON) → tree (text and JSON). The
+// model read from the decoder's tape must give what it gives read from the decoder's values put
+// on a tape of their own (`RestorationArchive(archive:)`, a library user's road). Built by
+// Tests/Fuzz/run together with the library's sources (see CONTRIBUTING.md); not part of the
+// package.
 
 /// Small limits keep each execution fast; the limits themselves are tested by the hostile
 /// fixtures. They still allow every shape the fixtures have.
@@ -16,8 +16,6 @@ let fixedPath: String = {
     return root + "/Fixtures/validate/clean.data"
 }()
 let fixedArchive = try! RestorationArchive(contentsOf: fixedPath)
-/// The same, read with its states left on the tape.
-let fixedDeferred = try! DeferredStates.read(bytes: InputFile.read(fixedPath)[...], limits: .default)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -36,52 +34,47 @@ let fuzzWindows = MacWindowList(root: .array((0..<256).map { id in
 func exercise(_ bytes: [UInt8]) {
     if MacWindowRecords.starts(bytes[...]), let records = try? MacWindowRecords.read(bytes[...], windows: fuzzWindows, keySource: "fuzz", limits: fuzzLimits) {
         precondition(records.records.filter(\.isCurrent).count == Set(records.records.map { "\($0.windowID) \($0.name ?? "-")" }).count, "not one current record per window and name")
-        let (shown, states) = DeferredStates.shown(kind: .macWindowRecords, content: .windowRecords(records), fields: records.shownFields(includingHistory: true),
-                                                   notes: records.notes(includingHistory: true), limits: fuzzLimits)
-        exerciseSavedState(shown, states, json: "")
-    }
-    // dump --json's document with every state written from the tape must give the text of the
-    // values made whole, or fail as reading them does.
-    let fromTape = DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
-        (try? DumpDocument(bytes: bytes[...], file: "fuzz", limits: fuzzLimits)).map { JSONOutput.text([$0], asArray: false) }
+        let shown = RestorationArchive.shown(kind: .macWindowRecords, content: .windowRecords(records), fields: records.shownFields(includingHistory: true),
+                                             notes: records.notes(includingHistory: true), limits: fuzzLimits)
+        exerciseSavedState(shown)
     }
     // The decoder's tape: every node within it, the same whether nested archives are decoded
     // ahead on other threads or in place.
     var sequential = KeyedArchiveDecoder(limits: fuzzLimits)
     sequential.allowsConcurrency = false
-    let tape = try? sequential.decodeTape(bytes[...])
+    let tape = try? sequential.decodeTape(bytes[...], allowsPlain: true)
+    let stackSize = DeepStack.stackSize(for: fuzzLimits)
     if let tape {
         precondition(tape.wellFormednessProblem == nil, "the tape is not well formed: \(tape.wellFormednessProblem!)")
-        let ahead = try? KeyedArchiveDecoder(limits: fuzzLimits).decodeTape(bytes[...])
+        let ahead = try? KeyedArchiveDecoder(limits: fuzzLimits).decodeTape(bytes[...], allowsPlain: true)
         precondition(ahead?.wellFormednessProblem == nil, "the tape decoded ahead is not well formed")
-        let stackSize = DeepStack.stackSize(for: fuzzLimits)
-        let materialised = DeepStack.run(stackSize: stackSize) { (tape.keyedArchive(concurrently: false, stackSize: stackSize), ahead?.keyedArchive(concurrently: true, stackSize: stackSize)) }
+        let materialised = DeepStack.run(stackSize: stackSize) {
+            tape.isPlainPropertyList ? (tape.value(tape.root), ahead.map { $0.value($0.root) })
+                : (ArchiveValue.archive(tape.keyedArchive(concurrently: false, stackSize: stackSize)), ahead.map { .archive($0.keyedArchive(concurrently: true, stackSize: stackSize)) })
+        }
         precondition(materialised.0 == materialised.1, "decoding nested archives ahead changed the archive")
     }
-    let deferredRead = try? DeferredStates.read(bytes: bytes[...], limits: fuzzLimits)
-    guard let archive = try? RestorationArchive(bytes: bytes[...], limits: fuzzLimits) else {
-        if let (shown, states) = deferredRead, shown.kind != .restorationArchive, shown.kind != .keyedArchive {
-            exerciseSavedState(shown, states, json: fromTape)
-            return
-        }
-        precondition(fromTape == nil, "the JSON document read a file the decoder rejects")
-        precondition(tape == nil, "the tape was made from a file the decoder rejects")
-        precondition(deferredRead == nil, "the states were deferred from a file the decoder rejects")
+    guard let archive = try? RestorationArchive.read(bytes: bytes[...], limits: fuzzLimits) else {
+        precondition(tape == nil || tape!.isPlainPropertyList, "the model failed on a keyed archive the decoder read")
         return
     }
-    guard let (deferredArchive, deferred) = deferredRead else { preconditionFailure("the states could not be deferred from a file the decoder reads") }
-    DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
-        let text = TextDumpFormatter().format(archive, file: "fuzz")
+    guard archive.kind == .restorationArchive || archive.kind == .keyedArchive else {
+        exerciseSavedState(archive)
+        return
+    }
+    guard let tape else { preconditionFailure("the model read a keyed archive the decoder rejects") }
+    // The same archive from the decoder's values, put on a tape of their own.
+    let values = DeepStack.run(stackSize: stackSize) {
+        RestorationArchive(archive: tape.keyedArchive(concurrently: false, stackSize: stackSize), limits: fuzzLimits)
+    }
+    DeepStack.run(stackSize: stackSize) {
+        let text = TextDumpFormatter().formatBytes(archive, file: "fuzz", outputLimit: .max)!
         precondition(!text.isEmpty, "a decoded archive printed nothing")
-        var deferredText: String?
-        _ = TextDumpFormatter().withFormattedPieces(deferredArchive, deferred: deferred, file: "fuzz", outputLimit: .max) { pieces in
-            deferredText = String(decoding: pieces.reduce(into: [UInt8]()) { $0.append(contentsOf: $1) }, as: UTF8.self)
-        }
-        precondition(deferredText == text, "the text of the deferred states differs")
+        precondition(TextDumpFormatter().formatBytes(values, file: "fuzz", outputLimit: .max) == text, "the text of the values differs")
         let json = JSONOutput.text([DumpDocument(file: "fuzz", archive: archive)], asArray: false)
-        precondition(fromTape == .some(json), "the JSON written from the tape differs from the values'")
+        precondition(JSONOutput.text([DumpDocument(file: "fuzz", archive: values)], asArray: false) == json, "the JSON of the values differs")
         let report = ValidationReport(file: "fuzz", diagnostics: ArchiveValidator(expectedBundleVersion: "1").validate(archive))
-        precondition(ArchiveValidator(expectedBundleVersion: "1").validate(deferredArchive, deferred: deferred) == report.diagnostics, "validating the deferred states found otherwise")
+        precondition(ArchiveValidator(expectedBundleVersion: "1").validate(values) == report.diagnostics, "validating the values found otherwise")
         precondition(report.isValid == (report.errors == 0), "validity disagrees with the error count")
         _ = ValidationTextFormatter.format(report, displayName: "fuzz")
         precondition(JSONOutput.text([ValidationDocument(report)], asArray: false).hasSuffix("}\n"), "a validation report was not written whole as JSON")
@@ -89,18 +82,17 @@ func exercise(_ bytes: [UInt8]) {
         for fixedFirst in [true, false] {
             let (a, b) = fixedFirst ? (fixedArchive, archive) : (archive, fixedArchive)
             let changes = differ.diff(a, b)
-            let deferredChanges = fixedFirst
-                ? differ.diff(fixedDeferred.0, deferredArchive, deferred: (fixedDeferred.1, deferred))
-                : differ.diff(deferredArchive, fixedDeferred.0, deferred: (deferred, fixedDeferred.1))
-            precondition(deferredChanges == changes, "diffing the deferred states found other changes")
+            let fromValues = fixedFirst ? differ.diff(fixedArchive, values) : differ.diff(values, fixedArchive)
+            precondition(fromValues == changes, "diffing the values found other changes")
             _ = DiffTextFormatter(color: true).format(changes, a: "a", b: "b")
             precondition(JSONOutput.text([DiffDocument(a: "a", b: "b", changes: changes)], asArray: false).hasSuffix("}\n"), "a diff was not written whole as JSON")
         }
         precondition(differ.diff(archive, archive).isEmpty, "an archive differs from itself")
+        precondition(differ.diff(archive, values).isEmpty, "an archive differs from its values")
         if archive.isRestorationArchive {
             let tree = RestorationTree(archive)
             let treeText = TreeTextFormatter(style: TextStyle(enabled: true)).format(tree)
-            precondition(TreeTextFormatter(style: TextStyle(enabled: true)).format(RestorationTree(deferredArchive, deferred: deferred)!) == treeText, "the tree of the deferred states differs")
+            precondition(TreeTextFormatter(style: TextStyle(enabled: true)).format(RestorationTree(values)) == treeText, "the tree of the values differs")
             precondition(JSONOutput.text([TreeDocument(file: "fuzz", tree: tree)], asArray: false).hasSuffix("}\n"), "a tree was not written whole as JSON")
             _ = archive.restricted(to: IdentifierPath(archive.objects.first?.identifierPath.rawValue ?? "x"))
         }
@@ -115,16 +107,13 @@ func exercise(_ bytes: [UInt8]) {
 /// A saved-state file of another kind than a keyed archive (a plain property list, macOS window
 /// records read with the identity for a cipher): shown, validated and compared as every
 /// command does.
-func exerciseSavedState(_ shown: RestorationArchive, _ states: DeferredStates, json: String?) {
-    precondition(json != nil, "the JSON document could not be made of a saved-state file that was read")
+func exerciseSavedState(_ shown: RestorationArchive) {
     DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
-        var text = ""
-        _ = TextDumpFormatter().withFormattedPieces(shown, deferred: states, file: "fuzz", outputLimit: .max) { pieces in
-            text = String(decoding: pieces.reduce(into: [UInt8]()) { $0.append(contentsOf: $1) }, as: UTF8.self)
-        }
+        let text = TextDumpFormatter().formatBytes(shown, file: "fuzz", outputLimit: .max).map { String(decoding: $0, as: UTF8.self) } ?? ""
         precondition(text.hasPrefix("File: fuzz\n"), "a saved-state file printed no heading")
-        let findings = ArchiveValidator().validate(shown, deferred: states)!
+        precondition(JSONOutput.text([DumpDocument(file: "fuzz", archive: shown)], asArray: false).hasSuffix("}\n"), "a saved-state file was not written whole as JSON")
+        let findings = ArchiveValidator().validate(shown)
         _ = ValidationTextFormatter.format(ValidationReport(file: "fuzz", diagnostics: findings), displayName: "fuzz")
-        precondition(ArchiveDiffer().diff(shown, shown, deferred: (states, states)).isEmpty, "a saved-state file differs from itself")
+        precondition(ArchiveDiffer().diff(shown, shown).isEmpty, "a saved-state file differs from itself")
     }
 }

@@ -116,11 +116,11 @@ final class ArchiveValidatorTests: XCTestCase {
         let shared = archive(paths: (0..<40).map { "Nav\($0)" }, objects: Dictionary(uniqueKeysWithValues: (0..<40).map { ("Nav\($0)", children) }))
         let single = archive(paths: ["Nav"], objects: ["Nav": children])
         for broken in [shared, single] {
-            let all = ArchiveValidator().validate(broken, deferred: nil)!
+            let all = ArchiveValidator().validate(broken)
             let bytes = all.reduce(0) { $0 + $1.message.utf8.count }
-            XCTAssertEqual(ArchiveValidator().validate(broken, deferred: nil, messageLimit: bytes), all)
-            XCTAssertNil(ArchiveValidator().validate(broken, deferred: nil, messageLimit: bytes - 1))
-            XCTAssertNil(ArchiveValidator().validate(broken, deferred: nil, messageLimit: 1000))
+            XCTAssertEqual(ArchiveValidator().validate(broken, messageLimit: bytes), all)
+            XCTAssertNil(ArchiveValidator().validate(broken, messageLimit: bytes - 1))
+            XCTAssertNil(ArchiveValidator().validate(broken, messageLimit: 1000))
         }
     }
 
@@ -170,8 +170,6 @@ final class ArchiveValidatorTests: XCTestCase {
         let findings = ArchiveValidator().validate(whole)
         XCTAssertEqual(rules(findings), ["error:undecodable-state"])
         XCTAssertEqual(findings.first?.identifierPath, path + "/Footer")
-        let (archive, deferred) = try DeferredStates.read(bytes: bytes[...], limits: .default)
-        XCTAssertEqual(ArchiveValidator().validate(archive, deferred: deferred), findings)
     }
 
     /// `scan`'s tally counts what `validate` finds, the reference rules' findings without
@@ -180,7 +178,7 @@ final class ArchiveValidatorTests: XCTestCase {
         let children: [ArchiveValue] = (0..<900).map { .string($0 % 3 == 0 ? "Nav/:[0]:/X" : "Gone/:[\($0)]:/X") } + [.object(ArchiveObject(className: RestorationKeys.proxyClass, classChain: [RestorationKeys.proxyClass, "NSObject"], fields: ArchiveFields([])))]
         let broken = archive(paths: ["Nav", "Nav/:[0]:/X", "Nav/:[7]:/Y"], objects: ["Nav": ArchiveFields([(RestorationKeys.children, .array(children))]), "Nav/:[0]:/X": controller])
         let findings = ArchiveValidator().validate(broken)
-        let tally = ArchiveValidator().tally(broken, deferred: nil)
+        let tally = ArchiveValidator().tally(broken)
         XCTAssertEqual(tally.errors, findings.filter { $0.severity == .error }.count)
         XCTAssertEqual(tally.warnings, findings.filter { $0.severity == .warning }.count)
         XCTAssertEqual(tally.rules, findings.map(\.rule).reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
@@ -290,11 +288,11 @@ final class ArchiveValidatorTests: XCTestCase {
             (RestorationKeys.firstResponders, .array([.string("Nowhere")])),
         ])
         let diagnostics = ArchiveValidator().validate(large)
-        let context = ValidationContext(large, deferred: nil)
+        let context = ValidationContext(large)
         context.viewPaths = ExactTextSet(large.objects.flatMap { $0.views.map(\.identifierPath.rawValue) })
         var pathFindings: [Diagnostic] = []
         var (referenceFindings, appFindings) = (FindingList(messageLimit: .max), FindingList(messageLimit: .max))
-        large.forEachObjectOnTape(large.objects.indices, deferred: nil) { object, onTape, view in
+        large.forEachObjectOnTape(large.objects.indices) { object, onTape, view in
             pathFindings += PathRules.check(object, onTape, in: view, context)
             ReferenceRules.check(object, onTape, in: view, context, into: &referenceFindings)
         }

@@ -24,6 +24,14 @@ enum FixtureFiles {
 
     /// Every fixture, hostile ones and the fuzzers' regressions included, by path from the
     /// repository's root.
+    /// The decoder's values of `bytes`, decoded as the model decodes a file (`KeyedArchiveDecoder.decode`
+    /// refuses a plain property list at once, the model reads on and may fail later).
+    static func decodedValues(_ bytes: [UInt8], limits: DecodingLimits = .default) throws -> KeyedArchive {
+        let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes[...], allowsPlain: true)
+        let stackSize = DeepStack.stackSize(for: limits)
+        return DeepStack.run(stackSize: stackSize) { tape.keyedArchive(concurrently: true, stackSize: stackSize) }
+    }
+
     static func everyInput() throws -> [(name: String, bytes: [UInt8])] {
         var names: [String] = []
         for folder in ["Fixtures", "Tests/Fuzz/regressions"] {

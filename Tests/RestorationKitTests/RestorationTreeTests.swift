@@ -34,8 +34,8 @@ final class RestorationTreeTests: XCTestCase {
         let tree = RestorationTree(broken)
         let drawn = tree.roots.reduce(0) { total, root in root.dangling.reduce(total) { $0 + $1.key.utf8.count + $1.target.utf8.count } }
         XCTAssertEqual(drawn, 40 * 50 * (RestorationKeys.children.utf8.count + "Gone/:[0]:/X".utf8.count) + 40 * 40)
-        XCTAssertNotNil(RestorationTree(broken, deferred: nil, outputLimit: drawn))
-        XCTAssertNil(RestorationTree(broken, deferred: nil, outputLimit: drawn - 1))
+        XCTAssertNotNil(RestorationTree(broken, outputLimit: drawn))
+        XCTAssertNil(RestorationTree(broken, outputLimit: drawn - 1))
     }
 
     /// One children list holds the validator's dangling references, among repeats and proxies
@@ -51,12 +51,12 @@ final class RestorationTreeTests: XCTestCase {
         XCTAssertEqual(tree.roots.first?.dangling.map(\.target), found.map(\.target))
         XCTAssertEqual(Set(tree.roots.first?.dangling.map(\.key) ?? []), [RestorationKeys.children])
         let drawn = found.reduce(0) { $0 + RestorationKeys.children.utf8.count + ($1.target?.utf8.count ?? 0) }
-        XCTAssertNotNil(RestorationTree(broken, deferred: nil, outputLimit: drawn))
-        XCTAssertNil(RestorationTree(broken, deferred: nil, outputLimit: drawn - 1))
-        XCTAssertNil(RestorationTree(broken, deferred: nil, outputLimit: 100))
+        XCTAssertNotNil(RestorationTree(broken, outputLimit: drawn))
+        XCTAssertNil(RestorationTree(broken, outputLimit: drawn - 1))
+        XCTAssertNil(RestorationTree(broken, outputLimit: 100))
         // Past its limit the list is not read further: a few references are kept, not 2 000.
-        let context = ValidationContext(broken, deferred: nil)
-        broken.forEachObjectOnTape(0..<1, deferred: nil) { object, onTape, view in
+        let context = ValidationContext(broken)
+        broken.forEachObjectOnTape(0..<1) { object, onTape, view in
             var references = DanglingReferences(limit: 100)
             ReferenceRules.check(object, onTape, in: view, context, into: &references)
             XCTAssertEqual(references.references.count, 3)

@@ -2,9 +2,9 @@ import XCTest
 @testable import RestorationKit
 
 /// `dump --json` writes each saved object's state straight from the decoder's tape
-/// (`JSONTapeValue`); these tests hold that text to the one an archive read whole gives (its
-/// values, split into objects and views as values, put on tapes of their own and written by the
-/// same writer), on every input, damaged copies and limits included.
+/// (`JSONTapeValue`); these tests hold that text to the one the archive's values give (the
+/// decoder's `KeyedArchive`, put on a tape of its own by `RestorationArchive(archive:)` and
+/// written by the same writer), on every input, damaged copies and limits included.
 final class TapeJSONTests: XCTestCase {
     func testEveryInputWritesAsItsValues() throws {
         let inputs = try FixtureFiles.everyInput()
@@ -167,30 +167,35 @@ final class TapeJSONTests: XCTestCase {
     }
 
     private func documents(of bytes: [UInt8], name: String) throws -> (onTape: DumpDocument, values: DumpDocument) {
-        let onTape = try DumpDocument(bytes: bytes[...], file: "a", limits: .default)
-        XCTAssertGreaterThan(objectsOnTape(onTape), 0, name)
-        return (onTape, DumpDocument(file: "a", archive: try RestorationArchive(bytes: bytes[...])))
+        let onTape = DumpDocument(file: "a", archive: try RestorationArchive(bytes: bytes[...]))
+        XCTAssertGreaterThan(objectsOnTape(onTape.archive), 0, name)
+        return (onTape, DumpDocument(file: "a", archive: RestorationArchive(archive: try KeyedArchiveDecoder().decode(bytes[...]))))
     }
 
-    private func objectsOnTape(_ document: DumpDocument) -> Int {
-        document.archive.objects.indices.filter { document.deferred?.defers($0) == true }.count
+    private func objectsOnTape(_ archive: RestorationArchive) -> Int {
+        archive.objects.filter { $0.entry?.node.kind == .archive }.count
     }
 
-    /// `dump --json`'s text for `bytes` with every object's state on the tape and with values
-    /// made whole, each an error's text when reading fails, and how many objects were on the tape.
+    /// `dump --json`'s text for `bytes` from the decoder's tape and from the decoder's values,
+    /// each an error's text when reading fails, and how many objects have a state. A file that
+    /// is no keyed archive (a saved-state file of another kind) has no values to compare with.
     private func bothWays(_ bytes: [UInt8], limits: DecodingLimits = .default) throws -> (fromTape: String, fromValues: String, objectsOnTape: Int) {
         var objects = 0
+        var isKeyedArchive = true
         let fromTape: String
         do {
-            let document = try DumpDocument(bytes: bytes[...], file: "x", limits: limits)
-            objects = objectsOnTape(document)
-            fromTape = JSONOutput.text([document], asArray: false)
+            let archive = try RestorationArchive(bytes: bytes[...], limits: limits)
+            objects = objectsOnTape(archive)
+            isKeyedArchive = archive.kind == .restorationArchive || archive.kind == .keyedArchive
+            fromTape = JSONOutput.text([DumpDocument(file: "x", archive: archive)], asArray: false)
         } catch {
             fromTape = "error: \(error)"
         }
+        guard isKeyedArchive else { return (fromTape, fromTape, objects) }
         let fromValues: String
         do {
-            fromValues = JSONOutput.text([DumpDocument(file: "x", archive: try RestorationArchive(bytes: bytes[...], limits: limits))], asArray: false)
+            let values = try FixtureFiles.decodedValues(bytes, limits: limits)
+            fromValues = JSONOutput.text([DumpDocument(file: "x", archive: RestorationArchive(archive: values, limits: limits))], asArray: false)
         } catch {
             fromValues = "error: \(error)"
         }

@@ -26,33 +26,30 @@ public struct ArchiveDiffer: Sendable {
     /// Runs on a thread of the library's pool whose stack fits the deepest nesting the limits
     /// allow (walking values recurses), large archives on all processors; the call waits for it.
     public func diff(_ a: RestorationArchive, _ b: RestorationArchive) -> [ArchiveChange] {
-        diff(a, b, deferred: nil)
-    }
-
-    /// As `diff(_:_:)`, for archives read with their objects' states left on the tape
-    /// (`DeferredStates.read`): each object is made whole when it is compared, and dropped after
-    /// unless a change holds its values.
-    package func diff(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?) -> [ArchiveChange] {
         // Without a limit there are always changes.
-        diff(a, b, deferred: deferred, outputLimit: .max)!
+        diff(a, b, outputLimit: .max)!
     }
 
     /// The changes, or nil once the least their text or JSON takes (`ArchiveChange.minimumSize`)
     /// passes `outputLimit`: the comparison stops there, so refusing costs no more work and
     /// memory than the limit allows (objects sharing one state, or a value shared at every
     /// level, can make millions of changes of a small file).
-    package func diff(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?, outputLimit: Int) -> [ArchiveChange]? {
+    package func diff(_ a: RestorationArchive, _ b: RestorationArchive, outputLimit: Int) -> [ArchiveChange]? {
         // Comparing values recurses once per nesting level (see `DeepStack`), and so does making
-        // a deferred state whole.
-        DeepStack.run(stackSize: DeferredStates.stackSize(for: deferred?.a)) {
+        // an object's state into values.
+        DeepStack.run(stackSize: Self.stackSize(a, b)) {
             let budget = outputLimit == .max ? nil : SharedTextBudget(limit: outputLimit, spent: 0)
             var changes = ChangeList(budget: budget)
             metadata(a, b, into: &changes)
             fields(a.appState, b.appState, object: nil, path: [.key("appState")], into: &changes)
-            objects(a, b, deferred: deferred, into: &changes)
+            objects(a, b, into: &changes)
             changes.finish()
             return changes.isFull ? nil : changes.changes
         }
+    }
+
+    private static func stackSize(_ a: RestorationArchive, _ b: RestorationArchive) -> Int {
+        max(DeepStack.stackSize(for: a.limits), DeepStack.stackSize(for: b.limits))
     }
 
     // MARK: Archive level
@@ -92,13 +89,13 @@ public struct ArchiveDiffer: Sendable {
 
     // MARK: Objects
 
-    private func objects(_ a: RestorationArchive, _ b: RestorationArchive, deferred: (a: DeferredStates, b: DeferredStates)?, into changes: inout ChangeList) {
+    private func objects(_ a: RestorationArchive, _ b: RestorationArchive, into changes: inout ChangeList) {
         let newObjects = Dictionary(b.objects.indices.map { (b.objects[$0].identifierPath, $0) }, uniquingKeysWith: { first, _ in first })
         var oldPaths = Set<IdentifierPath>()
         // Each object's changes depend on that object and its namesake alone: parts of the old
         // archive's objects are compared apart, on all processors, and their changes joined in order.
         let budget = changes.budget
-        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: DeferredStates.stackSize(for: deferred?.a), first: {
+        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: Self.stackSize(a, b), first: {
             oldPaths = Set(a.objects.map(\.identifierPath))
         }) { range in
             var changes = ChangeList(budget: budget)
@@ -109,15 +106,7 @@ public struct ArchiveDiffer: Sendable {
                     changes.append(ArchiveChange(.removed, identifierPath: path.rawValue, path: [], summary: "object removed"))
                     continue
                 }
-                // Identical on the tapes, states and views are equal: only the class can differ,
-                // and the objects need not be made.
-                if let deferred, deferred.a.hasIdenticalEntry(at: index, as: newIndex, in: deferred.b) {
-                    object(a.objects[index], b.objects[newIndex], into: &changes)
-                    continue
-                }
-                let old = deferred?.a.object(at: index, of: a, sharing: &strings) ?? a.objects[index]
-                let new = deferred?.b.object(at: newIndex, of: b, sharing: &strings) ?? b.objects[newIndex]
-                object(old, new, into: &changes)
+                object(a.objects[index], b.objects[newIndex], sharing: &strings, into: &changes)
             }
             changes.finish()
             return changes
@@ -128,7 +117,10 @@ public struct ArchiveDiffer: Sendable {
         }
     }
 
-    private func object(_ a: RestorationObject, _ b: RestorationObject, into changes: inout ChangeList) {
+    /// The changes of one object; its state and views are made into values (their repeated
+    /// strings shared through `strings`) unless their entries are identical on the tapes, and
+    /// dropped after unless a change holds their values.
+    private func object(_ a: RestorationObject, _ b: RestorationObject, sharing strings: inout RepeatedStrings, into changes: inout ChangeList) {
         let path = a.identifierPath.rawValue
         if !isIgnored("restorationClassMap"), !isIgnored("restorationClass"), !a.restorationClass.isExactly(b.restorationClass) {
             let kind: ArchiveChange.Kind = a.restorationClass == nil ? .added : (b.restorationClass == nil ? .removed : .changed)
@@ -136,27 +128,31 @@ public struct ArchiveDiffer: Sendable {
                 old: a.restorationClass.map { .value(.string($0)) }, new: b.restorationClass.map { .value(.string($0)) },
                 summary: kind == .added ? "restoration class set" : (kind == .removed ? "restoration class removed" : "restoration class changed")))
         }
-        switch (a.state, b.state) {
+        // Identical on the tapes, states and views are equal: only the class can differ.
+        if let x = a.entry, let y = b.entry, x.tape.isIdentical(x.node, to: y.node, in: y.tape) { return }
+        let (old, new) = (a.content(sharing: &strings), b.content(sharing: &strings))
+        switch (old, new) {
         case (let old?, let new?):
-            fields(old, new, object: path, path: [.key("state")], into: &changes)
+            fields(old.state, new.state, object: path, path: [.key("state")], into: &changes)
         case (nil, nil):
             compareScalar(a.undecodedEntry, b.undecodedEntry, object: path, path: [.key("state")], into: &changes)
         default:
             changes.append(ArchiveChange(.changed, identifierPath: path, path: [.key("state")],
                 old: a.undecodedEntry.map(DiffValue.value), new: b.undecodedEntry.map(DiffValue.value),
-                summary: a.state == nil ? "state became decodable" : "state is no longer decodable: \(b.stateProblem ?? "")"))
+                summary: old == nil ? "state became decodable" : "state is no longer decodable: \(b.stateProblem ?? "")"))
         }
-        let newViews = Dictionary(b.views.map { ($0.identifierPath, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldViews = Set(a.views.map(\.identifierPath))
-        for view in a.views {
+        let (oldViews, newViews) = (old?.views ?? [], new?.views ?? [])
+        let newByPath = Dictionary(newViews.map { ($0.identifierPath, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldPaths = Set(oldViews.map(\.identifierPath))
+        for view in oldViews {
             let viewPath = view.identifierPath.rawValue
-            if let other = newViews[view.identifierPath] {
+            if let other = newByPath[view.identifierPath] {
                 fields(view.state, other.state, object: path, path: [.key("views"), .key(viewPath)], into: &changes)
             } else {
                 changes.append(ArchiveChange(.removed, identifierPath: path, path: [.key("views"), .key(viewPath)], summary: "view removed"))
             }
         }
-        for view in b.views where !oldViews.contains(view.identifierPath) {
+        for view in newViews where !oldPaths.contains(view.identifierPath) {
             changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("views"), .key(view.identifierPath.rawValue)], summary: "view added"))
         }
     }

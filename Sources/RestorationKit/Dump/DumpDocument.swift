@@ -4,46 +4,27 @@ package struct DumpDocument: JSONRepresentable {
     public static let schemaVersion = 1
 
     public let file: String
-    /// The archive shown. In a document read by `init(contentsOf:…)`, an object whose state
-    /// is left on the decoder's tape (see `DeferredStates`) has neither `state` nor `views`
-    /// here: the document's JSON has them.
     public let archive: RestorationArchive
-    /// The states left on the tape, for a document read by `init(contentsOf:…)`.
-    let deferred: DeferredStates?
 
     public init(file: String, archive: RestorationArchive) {
-        self.init(file: file, archive: archive, deferred: nil)
-    }
-
-    init(file: String, archive: RestorationArchive, deferred: DeferredStates?) {
         self.file = file
         self.archive = archive
-        self.deferred = deferred
     }
 
-    /// Reads the file at `path` (`-` for standard input), named `file` in the document, for
-    /// `dump --json`: as `RestorationArchive(contentsOf:limits:interpret:)` reads it, but each
-    /// saved object's state stays on the decoder's tape and is written from there. The JSON is
-    /// the same either way.
+    /// Reads the file at `path` (`-` for standard input), named `file` in the document, as
+    /// `RestorationArchive(contentsOf:limits:interpret:)` reads it.
     public init(contentsOf path: String, file: String, limits: DecodingLimits = .default, interpret: Bool = true) throws(ArchiveError) {
         try self.init(contentsOf: path, file: file, limits: limits, interpret: interpret, options: .init())
     }
 
     package init(contentsOf path: String, file: String, limits: DecodingLimits, interpret: Bool, options: SavedStateReading.Options) throws(ArchiveError) {
-        let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
-        try self.init(bytes: bytes[...], file: file, limits: limits, interpret: interpret, path: path == "-" ? nil : path, options: options)
-    }
-
-    /// The document of a file already read (see `init(contentsOf:file:limits:interpret:)`).
-    init(bytes: ArraySlice<UInt8>, file: String, limits: DecodingLimits, interpret: Bool = true, path: String? = nil, options: SavedStateReading.Options = .init()) throws(ArchiveError) {
-        let (archive, deferred) = try DeferredStates.read(bytes: bytes, limits: limits, interpret: interpret, path: path, options: options)
-        self.init(file: file, archive: archive, deferred: deferred)
+        self.init(file: file, archive: try RestorationArchive.read(contentsOf: path, limits: limits, interpret: interpret, options: options))
     }
 
     /// The same document with only the objects at or below `prefix` (see
     /// `RestorationArchive.restricted(to:)`).
     public func restricted(to prefix: IdentifierPath) -> DumpDocument {
-        DumpDocument(file: file, archive: archive.restricted(to: prefix), deferred: deferred?.restricted(to: prefix, in: archive))
+        DumpDocument(file: file, archive: archive.restricted(to: prefix))
     }
 
     package var jsonNode: JSONNode {
@@ -65,8 +46,8 @@ package struct DumpDocument: JSONRepresentable {
             // The listed paths, the other `$top` keys and the objects, written when the writer
             // gets to them: there may be tens of thousands of each.
             "identifierPaths": JSONNode.deferred(.identifierPaths(archive.identifierPaths)),
-            "objects": JSONNode.deferred(.savedObjects(deferred, archive.objects)),
-            "appState": JSONNode.deferred(.appState(archive, deferred)),
+            "objects": JSONNode.deferred(.savedObjects(archive)),
+            "appState": JSONNode.deferred(.appState(archive)),
             "notes": archive.notes,
         ])
     }

@@ -53,18 +53,8 @@ package struct TextDumpFormatter: Sendable {
     public func withFormattedPieces(
         _ archive: RestorationArchive, file: String, outputLimit: Int, _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Void
     ) -> Bool {
-        withFormattedPieces(archive, deferred: nil, file: file, outputLimit: outputLimit, body)
-    }
-
-    /// As `withFormattedPieces(_:file:outputLimit:_:)`, for an archive read with its objects'
-    /// states left on the tape (`DeferredStates.read`): each object is made whole as it is
-    /// written, and dropped after.
-    package func withFormattedPieces(
-        _ archive: RestorationArchive, deferred: DeferredStates?, file: String, outputLimit: Int,
-        _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Void
-    ) -> Bool {
-        let parts = DeepStack.run(stackSize: DeferredStates.stackSize(for: deferred)) {
-            formatOnCurrentStack(archive, deferred: deferred, file: file, outputLimit: outputLimit)
+        let parts = DeepStack.run(stackSize: DeepStack.stackSize(for: archive.limits)) {
+            formatOnCurrentStack(archive, file: file, outputLimit: outputLimit)
         }
         guard parts.reduce(0, { $0 + $1.count }) <= outputLimit else { return false }
         withExtendedLifetime(parts) { parts.map(\.bytes).withUnsafeBufferPointer(body) }
@@ -73,7 +63,7 @@ package struct TextDumpFormatter: Sendable {
 
     /// The text in parts, in order: more than one when the saved objects were written on
     /// several processors.
-    private func formatOnCurrentStack(_ archive: RestorationArchive, deferred: DeferredStates?, file: String, outputLimit: Int) -> [TextOutput] {
+    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [TextOutput] {
         let inParts = archive.isRestorationArchive && writesInParts && DeepStack.parts(of: archive.objects.count).count > 1
         // Room taken at once: about 2 KiB per saved object when the objects are written here (a
         // large archive's dump takes about 1 KiB each), 256 bytes when only the class map and
@@ -89,22 +79,22 @@ package struct TextDumpFormatter: Sendable {
         guard archive.isRestorationArchive else {
             out.blank()
             out.line("Top-Level Keys:")
-            appStateFields(archive, deferred: deferred, into: &out)
+            appStateFields(archive, into: &out)
             return [out]
         }
         header(archive, into: &out)
         classMap(archive, into: &out)
         identifierPaths(archive, into: &out)
         guard inParts, !out.isFull else {
-            objects(archive.objects.indices, of: archive, deferred: deferred, into: &out)
-            appState(archive, deferred: deferred, into: &out)
+            objects(archive.objects.indices, of: archive, into: &out)
+            appState(archive, into: &out)
             return [out]
         }
-        var parts = [out] + objects(of: archive, deferred: deferred, after: out.count, outputLimit: outputLimit)
+        var parts = [out] + objects(of: archive, after: out.count, outputLimit: outputLimit)
         let written = parts.reduce(0) { $0 + $1.count }
         if written <= outputLimit, !archive.appState.isEmpty {
             var tail = TextOutput(limit: outputLimit - written)
-            appState(archive, deferred: deferred, into: &tail)
+            appState(archive, into: &tail)
             parts.append(tail)
         }
         return parts
@@ -113,18 +103,18 @@ package struct TextDumpFormatter: Sendable {
     /// The saved objects' text in parts (see `DeepStack.parts(of:)`; each object's text depends
     /// on that object alone), written on all processors, after `spent` bytes of text; the parts
     /// stop soon after they pass `outputLimit` together.
-    private func objects(of archive: RestorationArchive, deferred: DeferredStates?, after spent: Int, outputLimit: Int) -> [TextOutput] {
+    private func objects(of archive: RestorationArchive, after spent: Int, outputLimit: Int) -> [TextOutput] {
         let budget = SharedTextBudget(limit: outputLimit, spent: spent)
-        return DeepStack.mapParts(of: archive.objects.count, stackSize: DeferredStates.stackSize(for: deferred)) { range in
+        return DeepStack.mapParts(of: archive.objects.count, stackSize: DeepStack.stackSize(for: archive.limits)) { range in
             var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
-            objects(range, of: archive, deferred: deferred, into: &out)
+            objects(range, of: archive, into: &out)
             return out
         }
     }
 
     /// The objects at `indices`, written from a tape (see `forEachObjectOnTape`).
-    private func objects(_ indices: Range<Int>, of archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
-        archive.forEachObjectOnTape(indices, deferred: deferred, while: { !out.isFull }) { object, onTape, view in
+    private func objects(_ indices: Range<Int>, of archive: RestorationArchive, into out: inout TextOutput) {
+        archive.forEachObjectOnTape(indices, while: { !out.isFull }) { object, onTape, view in
             let values = TextDumpValues(formatter: self, view: view)
             heading(of: object, into: &out)
             if let entry = onTape.entry {
@@ -140,16 +130,16 @@ package struct TextDumpFormatter: Sendable {
         }
     }
 
-    private func appState(_ archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
+    private func appState(_ archive: RestorationArchive, into out: inout TextOutput) {
         guard !archive.appState.isEmpty else { return }
         out.blank()
         out.line("App State:")
-        appStateFields(archive, deferred: deferred, into: &out)
+        appStateFields(archive, into: &out)
     }
 
     /// The app state's keys (see `RestorationArchive.withAppStateOnTape`).
-    private func appStateFields(_ archive: RestorationArchive, deferred: DeferredStates?, into out: inout TextOutput) {
-        archive.withAppStateOnTape(deferred: deferred) { state, view in
+    private func appStateFields(_ archive: RestorationArchive, into out: inout TextOutput) {
+        archive.withAppStateOnTape { state, view in
             TextDumpValues(formatter: self, view: view).fields(of: state, indent: 1, into: &out)
         }
     }

@@ -1,7 +1,6 @@
 /// The text dump's values, written from a tape's nodes: each entry on a line of its own
 /// (indentation, its label, dots up to the longest label's end, the value's summary), then a
-/// container's children one level deeper. Values given as values (an archive read whole) are
-/// put on a tape first (`ArchiveTape.of`), so there is one way of writing them.
+/// container's children one level deeper.
 struct TextDumpValues {
     let formatter: TextDumpFormatter
     let view: TapeView

@@ -23,12 +23,10 @@ extension JSONNode {
 /// from the nodes of a tape (see `JSONTapeValue`): values are put on a tape of their own first.
 package enum JSONDeferred {
     case value(ArchiveValue)
-    /// An archive's `appState`, as one object, keys as they are: from the decoder's tape when
-    /// the archive was read with its states left there (see `RestorationArchive.withAppStateOnTape`).
-    case appState(RestorationArchive, DeferredStates?)
-    /// A document's saved objects, as an array: the states some of them left on a tape (see
-    /// `DeferredStates`), and the objects, whose states and views are not read where they did.
-    case savedObjects(DeferredStates?, [RestorationObject])
+    /// An archive's `appState`, as one object, keys as they are, from the archive's tape.
+    case appState(RestorationArchive)
+    /// An archive's saved objects, as an array, their states and views from the archive's tape.
+    case savedObjects(RestorationArchive)
     /// An array of strings: a document's identifier paths, tens of thousands of them.
     case identifierPaths([IdentifierPath])
     /// A validation report's findings, as an array of objects: hundreds of thousands of them
@@ -44,10 +42,10 @@ package enum JSONDeferred {
             var builder = TapeBuilder()
             let node = builder.append(value)
             ArchiveTape(builder, root: node).withView { JSONTapeValue(view: $0).write(node, to: &writer) }
-        case .appState(let archive, let deferred):
-            archive.withAppStateOnTape(deferred: deferred) { state, view in JSONTapeValue(view: view).writeState(state, to: &writer) }
-        case .savedObjects(let states, let objects):
-            writer.writeSavedObjects(states, objects)
+        case .appState(let archive):
+            archive.withAppStateOnTape { state, view in JSONTapeValue(view: view).writeState(state, to: &writer) }
+        case .savedObjects(let archive):
+            writer.writeSavedObjects(archive)
         case .identifierPaths(let paths):
             writer.writeArray(count: paths.count) { writer, index in writer.writeString(paths[index].rawValue) }
         case .diagnostics(let diagnostics):

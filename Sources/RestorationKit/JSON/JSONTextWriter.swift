@@ -202,21 +202,13 @@ struct JSONTextWriter {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// See `JSONDeferred.savedObjects`: each object's state and views from the tape its state
-    /// was left on, or from a tape of its own values.
-    mutating func writeSavedObjects(_ states: DeferredStates?, _ objects: [RestorationObject]) {
-        /// Object `index`, from `view` (of the states' tape) when its state is left there.
-        func write(_ index: Int, from view: TapeView?, to writer: inout JSONTextWriter) {
-            if let view, let onTape = states?.object(at: index, in: view) {
-                return ObjectDocument.write(objects[index], onTape, in: view, to: &writer)
+    /// See `JSONDeferred.savedObjects`.
+    mutating func writeSavedObjects(_ archive: RestorationArchive) {
+        archive.tape.withView { view in
+            writeElements(count: archive.objects.count) { writer, index in
+                let object = archive.objects[index]
+                ObjectDocument.write(object, TapeObject(object, in: view), in: view, to: &writer)
             }
-            TapeObject.withWhole(objects[index]) { onTape, view in ObjectDocument.write(objects[index], onTape, in: view, to: &writer) }
-        }
-        guard let states else {
-            return writeElements(count: objects.count) { writer, index in write(index, from: nil, to: &writer) }
-        }
-        states.tape.withView { view in
-            writeElements(count: objects.count) { writer, index in write(index, from: view, to: &writer) }
         }
     }
 

@@ -5,82 +5,74 @@
 public struct RestorationArchive: Hashable, Sendable {
     /// False for a keyed archive that is not a restoration archive; it is then described only
     /// by `appState` (all of its `$top` keys) and `notes`.
-    public var isRestorationArchive: Bool
-    public var majorVersion: Int128?
-    public var minorVersion: Int128?
-    public var bundleVersion: String?
-    public var systemVersion: String?
+    public internal(set) var isRestorationArchive: Bool
+    public internal(set) var majorVersion: Int128?
+    public internal(set) var minorVersion: Int128?
+    public internal(set) var bundleVersion: String?
+    public internal(set) var systemVersion: String?
     /// Seconds since 2001-01-01T00:00:00Z.
-    public var timestamp: Double?
-    public var userInterfaceIdiom: UserInterfaceIdiom?
+    public internal(set) var timestamp: Double?
+    public internal(set) var userInterfaceIdiom: UserInterfaceIdiom?
     /// Identifier path → restoration class name, in archive order.
-    public var restorationClassMap: OrderedFields<String>
+    public internal(set) var restorationClassMap: OrderedFields<String>
     /// `kRootRestorationIdentifiersKey`, in the order UIKit saved the objects (duplicates kept).
-    public var identifierPaths: [IdentifierPath]
+    public internal(set) var identifierPaths: [IdentifierPath]
     /// One object per distinct listed path, in listed order.
-    public var objects: [RestorationObject]
+    public internal(set) var objects: [RestorationObject]
     /// The remaining `$top` keys.
-    public var appState: ArchiveFields
+    public internal(set) var appState: ArchiveFields
     /// What the model could not interpret, in words.
-    public var notes: [String]
-    /// The decoded archive the model was read from.
-    public var archive: KeyedArchive
+    public internal(set) var notes: [String]
     /// What kind of saved-state file it was read from. A file of another kind than a keyed
     /// archive is shown as one: its content as `appState`, what it is in `notes`.
-    public var kind: SavedStateKind = .keyedArchive
+    public internal(set) var kind: SavedStateKind = .keyedArchive
     /// What a file of another kind than a keyed archive was read into.
-    public var content: SavedStateContent?
+    public internal(set) var content: SavedStateContent?
+    /// The tape the archive was read into: the objects' entries and `appState` are its nodes.
+    let tape: ArchiveTape
+    /// The limits it was read with.
+    let limits: DecodingLimits
+    /// The positions in `$top` of `appState`'s keys, in order.
+    let appStatePositions: [Int]
+    /// Each `$top` key that appears more than once, with its count (see `repeatedKeys`).
+    let repeatedTopKeys: [(key: String, count: Int)]
+
+    /// The decoded archive the model was read from, made from the tape as values.
+    public var archive: KeyedArchive {
+        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { tape.keyedArchive(concurrently: true, stackSize: DeepStack.stackSize(for: limits)) }
+    }
 
     /// Reads `archive` in UIKit's terms; with `interpret` false (`dump --raw`), or when it is not a
-    /// restoration archive, every `$top` key is left as it is, in `appState`.
-    public init(archive: KeyedArchive, interpret: Bool = true) {
-        self.init(archive: archive, interpret: interpret, allowsConcurrency: true)
+    /// restoration archive, every `$top` key is left as it is, in `appState`. Its values are put
+    /// on a tape first, as the decoder would have; `limits` must allow their nesting.
+    public init(archive: KeyedArchive, interpret: Bool = true, limits: DecodingLimits = .default) {
+        self.init(tape: ArchiveTape.of(archive), limits: limits, interpret: interpret)
     }
 
-    /// `allowsConcurrency` lets a large archive's objects be read on all processors (the result
-    /// is the same either way; tests compare the two).
-    init(archive: KeyedArchive, interpret: Bool, allowsConcurrency: Bool) {
-        var pending: PendingObjects?
-        self.init(archive: archive, interpret: interpret, pending: &pending)
-        if let pending {
-            readObjects(pending, allowsConcurrency: allowsConcurrency)
-        }
-    }
-
-    /// The objects listed in `$top` (each path once, with its entry), which `readObjects` reads.
-    struct PendingObjects {
-        let listed: [(path: IdentifierPath, entry: ArchiveValue?)]
-        /// By position in `listed`: where the entry is in `$top` (nil for a path without one).
-        let positions: [Int?]
-        fileprivate let reader: TopReader
-        /// By position in `listed` (or empty): objects whose entry `DeferredStates` keeps, read
-        /// without state, problem or undecoded entry.
-        var deferred: [Bool] = []
-
-        /// The positions in `$top` of the keys `readObjects` leaves in `appState`, in order.
-        var appStatePositions: [Int] {
-            reader.untakenPositions
-        }
-    }
-
-    /// Reads the metadata and lists the objects, leaving `objects`, `appState` and `notes` to
-    /// `readObjects(pending)` (see `DeferredStates`). `pending`
-    /// stays nil for an archive that is not a restoration archive, which is then read whole.
-    init(archive: KeyedArchive, interpret: Bool, pending: inout PendingObjects?) {
-        pending = nil
-        var reader = TopReader(top: archive.top)
-        self.archive = archive
-        isRestorationArchive = interpret && (archive.top[RestorationKeys.majorVersion] != nil
-            || archive.top[RestorationKeys.identifierPaths] != nil)
+    /// Reads the keyed archive `tape` holds. `allowsConcurrency` lets a large archive's objects
+    /// be read on all processors (the result is the same either way; tests compare the two).
+    init(tape: ArchiveTape, limits: DecodingLimits, interpret: Bool, allowsConcurrency: Bool = true) {
+        self.tape = tape
+        self.limits = limits
+        let stackSize = DeepStack.stackSize(for: limits)
+        // `$top`'s keys; a value is made from the tape when the model takes it.
+        var reader = TopReader(tape: tape, stackSize: stackSize)
+        let top = reader.keys
+        isRestorationArchive = interpret && (top.position(of: RestorationKeys.majorVersion) != nil || top.position(of: RestorationKeys.identifierPaths) != nil)
         kind = isRestorationArchive ? .restorationArchive : .keyedArchive
+        repeatedTopKeys = Self.repeatedKeys(top)
+        let rootNotes = tape.rootKeyRepeats.map { key, count in
+            "the root dictionary holds \(key) \(count) times: the first is read, the others are not"
+        }
         guard isRestorationArchive else {
-            self.restorationClassMap = .empty
-            self.identifierPaths = []
-            self.objects = []
-            self.appState = archive.top
-            self.notes = [interpret
+            restorationClassMap = .empty
+            identifierPaths = []
+            objects = []
+            appStatePositions = reader.untakenPositions
+            appState = reader.remaining
+            notes = [interpret
                 ? "not a UIKit state-restoration archive (no \(RestorationKeys.majorVersion) or \(RestorationKeys.identifierPaths)): shown as a generic keyed archive"
-                : "shown raw, as a generic keyed archive (--raw)"] + Self.rootNotes(archive)
+                : "shown raw, as a generic keyed archive (--raw)"] + rootNotes
             return
         }
         majorVersion = reader.take(RestorationKeys.majorVersion, as: "an integer") { $0.integerValue }
@@ -94,7 +86,7 @@ public struct RestorationArchive: Hashable, Sendable {
         userInterfaceIdiom = reader.take(RestorationKeys.userInterfaceIdiom, as: "an integer") {
             $0.integerValue.map(UserInterfaceIdiom.init(rawValue:))
         }
-        restorationClassMap = reader.take(RestorationKeys.classMap, as: "a dictionary of path strings to class-name strings") { value in
+        let classMap = reader.take(RestorationKeys.classMap, as: "a dictionary of path strings to class-name strings") { value -> OrderedFields<String>? in
             // Keys and names gathered first: the map indexes its tens of thousands of paths once.
             guard case .dictionary(let dictionary) = value else { return nil }
             var (paths, names) = ([String](), [String]())
@@ -107,6 +99,7 @@ public struct RestorationArchive: Hashable, Sendable {
             }
             return OrderedFields(keys: paths, values: names)
         } ?? .empty
+        restorationClassMap = classMap
         identifierPaths = reader.take(RestorationKeys.identifierPaths, as: "an array of path strings") { value in
             guard case .array(let elements) = value else { return nil }
             let paths = elements.compactMap(\.stringValue)
@@ -118,62 +111,68 @@ public struct RestorationArchive: Hashable, Sendable {
         // path again for a set costs as much as the rest of the listing); only paths without
         // one go into a set. The entries are looked up on all processors: hashing the paths is
         // most of the listing's work.
-        let (top, paths) = (archive.top, identifierPaths)
+        let paths = identifierPaths
         let entryPositions = DeepStack.mapParts(of: paths.count, stackSize: 1 << 20) { range in
             range.map { top.position(of: paths[$0].rawValue) }
         }.joined()
-        var listed: [(path: IdentifierPath, entry: ArchiveValue?)] = []
-        var positions: [Int?] = []
-        var listedPositions = [Bool](repeating: false, count: archive.top.count)
+        var listed: [(path: IdentifierPath, position: Int?)] = []
+        var listedPositions = [Bool](repeating: false, count: top.count)
         var seenWithoutEntry = Set<IdentifierPath>()
         for (path, position) in zip(identifierPaths, entryPositions) {
             if let position {
                 guard !listedPositions[position] else { continue }
                 listedPositions[position] = true
-                listed.append((path, reader.take(at: position)))
-                positions.append(position)
+                reader.take(at: position)
+                listed.append((path, position))
             } else if seenWithoutEntry.insert(path).inserted {
                 listed.append((path, nil))
-                positions.append(nil)
             }
         }
-        self.objects = []
-        self.appState = .empty
-        self.notes = []
-        pending = PendingObjects(listed: listed, positions: positions, reader: reader)
-    }
-
-    /// Reads the objects listed by `init(archive:interpret:pending:)`, and the remaining keys.
-    mutating func readObjects(_ pending: PendingObjects, allowsConcurrency: Bool) {
-        let classMap = restorationClassMap
-        let (listed, deferred) = (pending.listed, pending.deferred)
-        // Reading an object's views copies its state: shallow work (no recursion into values),
+        // An entry that is no archive is made a value here: shallow work but for such entries,
         // for which a small stack is enough.
-        objects = DeepStack.map(Array(listed.indices), concurrently: allowsConcurrency, stackSize: 1 << 20) { position in
-            let path = listed[position].path
-            var object = !deferred.isEmpty && deferred[position]
-                ? RestorationObject(identifierPath: path, state: nil)
-                : Self.object(path: path, entry: listed[position].entry)
+        objects = DeepStack.map(listed, concurrently: allowsConcurrency, stackSize: 1 << 20) { path, position in
+            var object = RestorationObject(identifierPath: path, entry: position.map { TapeEntry(tape: tape, node: tape.topNode(at: $0), stackSize: stackSize) })
             object.restorationClass = classMap[path.rawValue]
             return object
         }
-        appState = pending.reader.remaining
-        notes = Self.rootNotes(archive) + pending.reader.notes + Self.repeatedKeys(archive.top).map { key, count in
+        appStatePositions = reader.untakenPositions
+        appState = reader.remaining
+        notes = rootNotes + reader.notes + repeatedTopKeys.map { key, count in
             "$top holds \(key) \(count) times: the first value is read, the others are shown among the other keys"
         }
     }
 
-    /// What the root dictionary repeats: the first value of each key is read, the others are
-    /// not (they are not part of the archive NSKeyedUnarchiver reads either).
-    static func rootNotes(_ archive: KeyedArchive) -> [String] {
-        archive.rootKeyRepeats.map { key, count in
-            "the root dictionary holds \(key) \(count) times: the first is read, the others are not"
+    /// `fields`, the `$top` entries at `positions`, with the nested archives left on the tape
+    /// made into values: entries no object reads (a key repeated, an archive nobody listed, every
+    /// key of an archive that is not a restoration archive) are shown whole among the other keys.
+    /// The first `$top` value under `key`, as a value.
+    func topValue(forKey key: String) -> ArchiveValue? {
+        var key = key
+        let position = key.withUTF8 { key in
+            tape.withView { view in
+                (0..<tape.root.memberCount).first { view.bytes(of: view.member($0, of: tape.root)).hasSameBytes(as: UnsafeRawBufferPointer(key)) }
+            }
         }
+        return position.map { tape.value(tape.topNode(at: $0)) }
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.isRestorationArchive == b.isRestorationArchive && a.majorVersion == b.majorVersion && a.minorVersion == b.minorVersion
+            && a.bundleVersion == b.bundleVersion && a.systemVersion == b.systemVersion && a.timestamp == b.timestamp
+            && a.userInterfaceIdiom == b.userInterfaceIdiom && a.restorationClassMap == b.restorationClassMap
+            && a.identifierPaths == b.identifierPaths && a.objects == b.objects && a.appState == b.appState && a.notes == b.notes
+            && a.kind == b.kind && a.content == b.content
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifierPaths)
+        hasher.combine(objects)
+        hasher.combine(notes)
     }
 
     /// Each `$top` key that appears more than once, with its count, in first-appearance order;
     /// keys are the same when their bytes are (see `ExactText`).
-    static func repeatedKeys(_ top: ArchiveFields) -> [(key: String, count: Int)] {
+    static func repeatedKeys<Value>(_ top: OrderedFields<Value>) -> [(key: String, count: Int)] {
         guard top.hasRepeatedKeys else { return [] }
         var counts: [ExactText: Int] = [:]
         for key in top.keys { counts[ExactText(key), default: 0] += 1 }
@@ -202,43 +201,37 @@ public struct RestorationArchive: Hashable, Sendable {
     public func object(at path: IdentifierPath) -> RestorationObject? {
         objects.first { $0.identifierPath == path }
     }
-
-    static func object(path: IdentifierPath, entry: ArchiveValue?) -> RestorationObject {
-        switch entry {
-        case .archive(let archive)?:
-            // Split on a tape, as an object whose state is left on the decoder's tape is.
-            let (tape, node) = ArchiveTape.of(archive.top)
-            var strings = RepeatedStrings()
-            return tape.restorationObject(path: path, splitting: node, sharing: &strings)
-        case .data(let data)?:
-            let problem = data.archiveError.map { "its entry is data that failed to decode as a keyed archive: \($0)" }
-                ?? "its entry is \(data.bytes.count) bytes of data that are not a keyed archive"
-            return RestorationObject(identifierPath: path, state: nil, stateProblem: problem, undecodedEntry: entry)
-        case let value?:
-            return RestorationObject(identifierPath: path, state: nil, stateProblem: "its entry is \(value.kindDescription), not a keyed archive", undecodedEntry: value)
-        case nil:
-            return RestorationObject(identifierPath: path, state: nil, stateProblem: "the archive has no entry for this path")
-        }
-    }
 }
 
-/// Takes the keys the model understands out of `$top`, leaving the rest.
+/// Takes the keys the model understands out of the tape's `$top`, leaving the rest.
 private struct TopReader {
-    let top: ArchiveFields
-    /// By position in `top`.
+    let tape: ArchiveTape
+    /// `$top`'s keys, each with its position: what the model looks keys up in.
+    let keys: OrderedFields<Int>
+    /// The stack making a value needs.
+    let stackSize: Int
+    /// By position.
     var taken: [Bool]
     var notes: [String] = []
 
-    init(top: ArchiveFields) {
-        self.top = top
-        taken = [Bool](repeating: false, count: top.count)
+    init(tape: ArchiveTape, stackSize: Int) {
+        self.tape = tape
+        self.stackSize = stackSize
+        let (first, count) = (tape.root.first, tape.root.memberCount)
+        keys = OrderedFields(keys: (0..<count).map { tape.string(tape.nodes[first + $0]) }, values: Array(0..<count))
+        taken = [Bool](repeating: false, count: count)
+    }
+
+    /// The value at `position`, made from the tape.
+    func value(at position: Int) -> ArchiveValue {
+        DeepStack.run(stackSize: stackSize) { tape.value(tape.topNode(at: position)) }
     }
 
     /// The value of `key` converted by `convert`; a value that does not convert stays in the
     /// remaining keys and gets a note.
     mutating func take<T>(_ key: String, as expected: String, _ convert: (ArchiveValue) -> T?) -> T? {
-        guard let position = top.position(of: key) else { return nil }
-        let value = top.values[position]
+        guard let position = keys.position(of: key) else { return nil }
+        let value = value(at: position)
         guard let converted = convert(value) else {
             notes.append("\(key) is \(value.kindDescription), not \(expected): left among the other keys")
             return nil
@@ -247,18 +240,20 @@ private struct TopReader {
         return converted
     }
 
-    /// The value at `position` (the first under its key).
-    mutating func take(at position: Int) -> ArchiveValue {
+    /// Takes the entry at `position`, which the model reads from the tape.
+    mutating func take(at position: Int) {
         taken[position] = true
-        return top.values[position]
     }
 
-    var remaining: ArchiveFields {
-        top.removing(positions: taken)
-    }
-
-    /// The positions in `top` of the `remaining` entries, in order.
+    /// The positions of the entries not taken, in order.
     var untakenPositions: [Int] {
         taken.indices.filter { !taken[$0] }
+    }
+
+    /// The entries not taken, as values: nested archives no object reads (a key repeated, an
+    /// archive nobody listed, every key of an archive that is no restoration archive) included.
+    var remaining: ArchiveFields {
+        let positions = untakenPositions
+        return ArchiveFields(keys: positions.map { keys.keys[$0] }, values: positions.map(value(at:)))
     }
 }

@@ -9,25 +9,61 @@ extension RestorationArchive {
     /// allow (input-controlled nesting recurses), large archives on all processors; the call
     /// waits for it.
     public init(bytes: ArraySlice<UInt8>, limits: DecodingLimits = .default, interpret: Bool = true) throws(ArchiveError) {
-        self = try DeferredStates.read(bytes: bytes, limits: limits, interpret: interpret, deferring: false).0
+        self = try Self.read(bytes: bytes, limits: limits, interpret: interpret)
     }
 
     /// Reads and decodes the file at `path` (`-` for standard input). With `followingLinks` false
     /// (an archive found in a directory), a symbolic link, FIFO or device is refused. It runs
     /// as `init(bytes:)` does.
     public init(contentsOf path: String, limits: DecodingLimits = .default, interpret: Bool = true, followingLinks: Bool = true) throws(ArchiveError) {
-        self = try DeferredStates.read(contentsOf: path, limits: limits, followingLinks: followingLinks, interpret: interpret, deferring: false).0
+        self = try Self.read(contentsOf: path, limits: limits, followingLinks: followingLinks, interpret: interpret)
     }
-}
 
-extension RestorationArchive {
     /// Reads and decodes the files at `paths` at the same time, each as `init(contentsOf:)`
     /// does, for a reader that needs them all (`diff`): the steps of one file that use a single
     /// processor (reading it, listing its nested archives, the model's top level) overlap the
     /// others' work. The results are in the order of `paths`; a file that cannot be read does not
     /// stop the others.
     public static func read(contentsOf paths: [String], limits: DecodingLimits = .default) -> [Result<RestorationArchive, ArchiveError>] {
-        // Every archive read whole: no states left on the tape.
-        DeferredStates.read(contentsOf: paths, limits: limits, deferring: false).map { $0.map(\.0) }
+        var results = [Result<RestorationArchive, ArchiveError>?](repeating: nil, count: paths.count)
+        results.withUnsafeMutableBufferPointer { results in
+            DeepStack.concurrentPerform(count: paths.count, threads: min(paths.count, DeepStack.availableThreads), stackSize: DeepStack.stackSize(for: limits)) { index in
+                results[index] = Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits) }
+            }
+        }
+        return results.map { $0! }
+    }
+
+    /// As `init(contentsOf:limits:interpret:followingLinks:)`, with the options of the files of
+    /// a `.savedState` folder.
+    package static func read(
+        contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true, interpret: Bool = true, options: SavedStateReading.Options = .init()
+    ) throws(ArchiveError) -> RestorationArchive {
+        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits, interpret: interpret,
+                 path: path == "-" ? nil : path, options: options)
+    }
+
+    /// As `init(bytes:limits:interpret:)`; `path` (nil for standard input) finds the keys of
+    /// macOS window records.
+    static func read(
+        bytes: ArraySlice<UInt8>, limits: DecodingLimits, interpret: Bool = true, path: String? = nil, options: SavedStateReading.Options = .init()
+    ) throws(ArchiveError) -> RestorationArchive {
+        if let shown = try SavedStateReading.readUnlessPropertyList(bytes: bytes, path: path, limits: limits, options: options) {
+            return shown
+        }
+        let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes, allowsPlain: true)
+        if tape.isPlainPropertyList {
+            return SavedStateReading.plain(tape, path: path, limits: limits)
+        }
+        return RestorationArchive(tape: tape, limits: limits, interpret: interpret)
+    }
+
+    /// A file of another kind than a keyed archive, shown as one whose `$top` is `fields`.
+    static func shown(kind: SavedStateKind, content: SavedStateContent?, fields: ArchiveFields, notes: [String], limits: DecodingLimits) -> RestorationArchive {
+        var archive = RestorationArchive(tape: ArchiveTape.of(KeyedArchive(top: fields)), limits: limits, interpret: false)
+        archive.kind = kind
+        archive.content = content
+        archive.notes = notes
+        return archive
     }
 }

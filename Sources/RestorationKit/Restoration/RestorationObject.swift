@@ -1,33 +1,89 @@
 /// One saved object (usually a view controller): its own archive's keys and its views.
+///
+/// A view of the object's entry on its archive's tape: `state` and `views` are made from the
+/// tape each time they are read.
 public struct RestorationObject: Hashable, Sendable {
-    public var identifierPath: IdentifierPath
+    public let identifierPath: IdentifierPath
     /// From `kViewControllerRestorationClassMapKey`, when the object set a `restorationClass`.
-    public var restorationClass: String?
+    public internal(set) var restorationClass: String?
     /// `restorationClass` as Swift writes it (`StateRestorationDemo.CityViewController`), or as
     /// stored when it is no mangled Swift name.
     public var restorationClassName: String? {
         restorationClass.map { SwiftDemangler.demangle($0) ?? $0 }
     }
+    /// Why `state` is nil, in words.
+    public let stateProblem: String?
+    /// The entry as found when it is not a keyed archive, so that it is still shown.
+    public let undecodedEntry: ArchiveValue?
+    /// The object's entry in `$top`, on its archive's tape; nil when the archive has none.
+    let entry: TapeEntry?
+
     /// The `$top` keys of the object's own archive, without the views read into `views`.
     /// Nil when the outer archive has no decodable entry for the path (see `stateProblem`).
-    public var state: ArchiveFields?
-    /// The views saved under `kViewRestorationDataKey`, in archive order.
-    public var views: [RestorationView]
-    /// Why `state` is nil, in words.
-    public var stateProblem: String?
-    /// The entry as found when it is not a keyed archive, so that it is still shown.
-    public var undecodedEntry: ArchiveValue?
+    public var state: ArchiveFields? {
+        var strings = RepeatedStrings()
+        return content(sharing: &strings)?.state
+    }
 
-    public init(
-        identifierPath: IdentifierPath, restorationClass: String? = nil, state: ArchiveFields?,
-        views: [RestorationView] = [], stateProblem: String? = nil, undecodedEntry: ArchiveValue? = nil
-    ) {
+    /// The views saved under `kViewRestorationDataKey`, in archive order.
+    public var views: [RestorationView] {
+        var strings = RepeatedStrings()
+        return content(sharing: &strings)?.views ?? []
+    }
+
+    /// The object at `path` whose `$top` entry is `entry` (nil for none).
+    init(identifierPath: IdentifierPath, entry: TapeEntry?) {
         self.identifierPath = identifierPath
-        self.restorationClass = restorationClass
-        self.state = state
-        self.views = views
-        self.stateProblem = stateProblem
-        self.undecodedEntry = undecodedEntry
+        self.entry = entry
+        guard let entry else {
+            (stateProblem, undecodedEntry) = ("the archive has no entry for this path", nil)
+            return
+        }
+        switch entry.node.kind {
+        case .archive:
+            (stateProblem, undecodedEntry) = (nil, nil)
+        case .data:
+            let error = entry.node.flags.contains(.archiveError) ? entry.tape.dataErrors[TapeBytes.Location(entry.node)] : nil
+            stateProblem = error.map { "its entry is data that failed to decode as a keyed archive: \($0)" }
+                ?? "its entry is \(entry.node.memberCount) bytes of data that are not a keyed archive"
+            undecodedEntry = entry.value
+        default:
+            let value = entry.value
+            (stateProblem, undecodedEntry) = ("its entry is \(value.kindDescription), not a keyed archive", value)
+        }
+    }
+
+    /// The state and views as values, their repeated strings shared through `strings`; nil
+    /// without state.
+    func content(sharing strings: inout RepeatedStrings) -> (state: ArchiveFields, views: [RestorationView])? {
+        guard let entry, entry.node.kind == .archive else { return nil }
+        return DeepStack.run(stackSize: entry.stackSize) { entry.tape.objectContent(splitting: entry.node, sharing: &strings) }
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        guard a.identifierPath == b.identifierPath, a.restorationClass == b.restorationClass, a.stateProblem == b.stateProblem,
+              a.undecodedEntry == b.undecodedEntry else { return false }
+        var strings = RepeatedStrings()
+        let (first, second) = (a.content(sharing: &strings), b.content(sharing: &strings))
+        return first?.state == second?.state && first?.views == second?.views
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifierPath)
+        hasher.combine(restorationClass)
+        hasher.combine(stateProblem)
+    }
+}
+
+/// A value of an archive's tape: a saved object's entry.
+struct TapeEntry: Sendable {
+    let tape: ArchiveTape
+    let node: TapeNode
+    /// The stack making it into values needs (see `DeepStack.stackSize(for:)`).
+    let stackSize: Int
+
+    var value: ArchiveValue {
+        DeepStack.run(stackSize: stackSize) { tape.value(node) }
     }
 }
 

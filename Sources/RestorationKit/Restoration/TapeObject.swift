@@ -5,10 +5,8 @@ enum TapeValue {
     case entries(of: TapeNode, positions: [Int])
 }
 
-/// A saved object's state and views on a tape: what the readers of nodes (the text and JSON
-/// dumps, the validation rules, the tree) take of an object, whether its state was left on the
-/// decoder's tape (`DeferredStates.object(at:in:)`) or it was read whole and put on a tape
-/// (`init(_:into:)`).
+/// A saved object's state and views as nodes of its archive's tape: what the readers of nodes
+/// (the text and JSON dumps, the validation rules, the tree) take of an object.
 struct TapeObject {
     /// The state: `archive`'s entries at `positions`, then, when there are any, the view data's
     /// entries that are not views, under the view data's key (see `init(splitting:in:)`).
@@ -42,24 +40,18 @@ struct TapeObject {
     /// An entry that is not a keyed archive (see `RestorationObject.undecodedEntry`).
     var entry: TapeNode?
 
-    /// An object read whole, its state, views and undecoded entry put on `builder`'s tape.
-    init(_ object: RestorationObject, into builder: inout TapeBuilder) {
-        entry = object.undecodedEntry.map { builder.append($0) }
-        state = object.state.map { state in
-            let archive = builder.appendFields(state, as: .archive)
-            return State(archive: archive, positions: Array(0..<archive.memberCount))
+    /// The state and views of `object`, nodes of its archive's tape (`view` is of it).
+    init(_ object: RestorationObject, in view: TapeView) {
+        guard let entry = object.entry else {
+            self.init(state: nil, views: [])
+            return
         }
-        views = object.views.map { view in
-            let path = builder.append(.string(view.identifierPath.rawValue))
-            return (path, builder.appendFields(view.state, as: .archive))
+        guard entry.node.kind == .archive else {
+            self.init(state: nil, views: [])
+            self.entry = entry.node
+            return
         }
-    }
-
-    /// Calls `body` with `object` read whole put on a tape of its own, and that tape's view.
-    static func withWhole<Result>(_ object: RestorationObject, _ body: (TapeObject, TapeView) -> Result) -> Result {
-        var builder = TapeBuilder()
-        let onTape = TapeObject(object, into: &builder)
-        return ArchiveTape(builder, root: .null).withView { body(onTape, $0) }
+        self.init(splitting: entry.node, in: view)
     }
 
     init(state: State?, views: [(path: TapeNode, archive: TapeNode)]) {
@@ -74,8 +66,7 @@ extension TapeObject {
     /// its state, as UIKit reads them. Entries under that key that are not view archives stay
     /// in the state, under that key, after its other entries. Of a repeated key, the first is
     /// split and the others stay in the state where they are, shown as any repeated key is. The
-    /// one place the split is made: an object read whole is split on a tape too (see
-    /// `RestorationArchive.object(path:entry:)`).
+    /// one place the split is made: `RestorationObject.state` and `views` are made from it too.
     init(splitting archive: TapeNode, in view: TapeView) {
         let count = archive.memberCount
         var positions: [Int] = []
@@ -108,48 +99,21 @@ extension TapeObject {
     }
 }
 
-extension DeferredStates {
-    /// The state and views of the object at `index` as nodes of the tape (`view` is of the
-    /// tape); nil unless its state is left on the tape.
-    func object(at index: Int, in view: TapeView) -> TapeObject? {
-        entry(at: index).map { TapeObject(splitting: $0, in: view) }
-    }
-}
-
 extension RestorationArchive {
-    /// Calls `body` with each object at `indices` (whose own state and views are not read), its
-    /// state and views on a tape, and that tape's view: the decoder's tape for an object whose
-    /// state `deferred` left there, otherwise a tape of the object's values. What the readers of
-    /// nodes read objects with, on any thread. Stops before an object once `proceeding` is false
-    /// (a text past its limit).
-    func forEachObjectOnTape(
-        _ indices: Range<Int>, deferred: DeferredStates?, while proceeding: () -> Bool = { true }, _ body: (RestorationObject, TapeObject, TapeView) -> Void
-    ) {
-        func whole(_ object: RestorationObject) {
-            TapeObject.withWhole(object) { body(object, $0, $1) }
-        }
-        guard let deferred else {
-            for index in indices where proceeding() { whole(objects[index]) }
-            return
-        }
-        deferred.tape.withView { view in
+    /// Calls `body` with each object at `indices`, its state and views on the archive's tape, and
+    /// that tape's view: what the readers of nodes read objects with, on any thread. Stops before
+    /// an object once `proceeding` is false (a text past its limit).
+    func forEachObjectOnTape(_ indices: Range<Int>, while proceeding: () -> Bool = { true }, _ body: (RestorationObject, TapeObject, TapeView) -> Void) {
+        tape.withView { view in
             for index in indices where proceeding() {
-                guard let onTape = deferred.object(at: index, in: view) else {
-                    whole(objects[index])
-                    continue
-                }
-                body(objects[index], onTape, view)
+                assert(objects[index].entry.map { $0.tape === tape } ?? true, "an object of another archive")
+                body(objects[index], TapeObject(objects[index], in: view), view)
             }
         }
     }
 
-    /// Calls `body` with the archive's `appState` on a tape and that tape's view: the decoder's
-    /// tape when the archive was read with `deferred` (not whole), otherwise a tape of its values.
-    func withAppStateOnTape<Result>(deferred: DeferredStates?, _ body: (TapeObject.State, TapeView) -> Result) -> Result {
-        if let deferred, let state = deferred.appState {
-            return deferred.tape.withView { body(state, $0) }
-        }
-        let (tape, top) = ArchiveTape.of(appState)
-        return tape.withView { body(TapeObject.State(archive: top, positions: Array(0..<top.memberCount)), $0) }
+    /// Calls `body` with the archive's `appState` as nodes of its tape, and that tape's view.
+    func withAppStateOnTape<Result>(_ body: (TapeObject.State, TapeView) -> Result) -> Result {
+        tape.withView { body(TapeObject.State(archive: tape.root, positions: appStatePositions), $0) }
     }
 }

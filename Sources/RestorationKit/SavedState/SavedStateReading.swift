@@ -14,38 +14,38 @@ package enum SavedStateReading {
 
     /// A file told apart before it is read as a property list: macOS window records, or a
     /// window snapshot (by its name, `window_<N>.data`). Nil for any other file.
-    static func readUnlessPropertyList(bytes: ArraySlice<UInt8>, path: String?, limits: DecodingLimits, options: Options) throws(ArchiveError) -> (RestorationArchive, DeferredStates)? {
+    static func readUnlessPropertyList(bytes: ArraySlice<UInt8>, path: String?, limits: DecodingLimits, options: Options) throws(ArchiveError) -> RestorationArchive? {
         if MacWindowRecords.starts(bytes) {
             let (windows, source) = windowList(besides: path, limits: limits)
             let records = try MacWindowRecords.read(bytes, windows: windows, keySource: source, limits: limits, includingHistory: options.includesHistory)
-            return DeferredStates.shown(
+            return RestorationArchive.shown(
                 kind: .macWindowRecords, content: .windowRecords(records), fields: records.shownFields(includingHistory: options.includesHistory),
                 notes: records.notes(includingHistory: options.includesHistory), limits: limits)
         }
         if let path, isSnapshotName(path), (try? PropertyListReader.format(of: bytes)) == nil {
             let note = "\(SavedStateKind.macWindowSnapshot.summary) (\(bytes.count) bytes): AppKit encrypts snapshots with a key kept in the keychain, not in windows.plist, so it cannot be read offline"
-            return DeferredStates.shown(kind: .macWindowSnapshot, content: .windowSnapshot(bytes.count), fields: .empty, notes: [note], limits: limits)
+            return RestorationArchive.shown(kind: .macWindowSnapshot, content: .windowSnapshot(bytes.count), fields: .empty, notes: [note], limits: limits)
         }
         return nil
     }
 
     /// A plain property list decoded on `tape`, shown as what it holds.
-    static func plain(_ tape: ArchiveTape, path: String?, limits: DecodingLimits) -> (RestorationArchive, DeferredStates) {
+    static func plain(_ tape: ArchiveTape, path: String?, limits: DecodingLimits) -> RestorationArchive {
         let root = tape.value(tape.root)
         if let activity = SceneActivity(root: root) {
-            return DeferredStates.shown(kind: .sceneActivity, content: .sceneActivity(activity), fields: fields(of: root), notes: activity.notes, limits: limits)
+            return RestorationArchive.shown(kind: .sceneActivity, content: .sceneActivity(activity), fields: fields(of: root), notes: activity.notes, limits: limits)
         }
         if let list = MacWindowList(root: root) {
-            return DeferredStates.shown(kind: .macWindowList, content: .windowList(list), fields: list.shownFields, notes: list.notes, limits: limits)
+            return RestorationArchive.shown(kind: .macWindowList, content: .windowList(list), fields: list.shownFields, notes: list.notes, limits: limits)
         }
         if let path, isKnownSceneSessionsPath(path), case .dictionary(let dictionary) = root {
             let sessions = dictionary.entries.compactMap(\.key.stringValue)
             let note = "\(SavedStateKind.knownSceneSessions.summary): \(sessions.count) \(sessions.count == 1 ? "session" : "sessions"), keyed by persistent identifier; keyed archives in the values are decoded"
-            return DeferredStates.shown(kind: .knownSceneSessions, content: .knownSceneSessions(sessions), fields: fields(of: root), notes: [note], limits: limits)
+            return RestorationArchive.shown(kind: .knownSceneSessions, content: .knownSceneSessions(sessions), fields: fields(of: root), notes: [note], limits: limits)
         }
         var note = "\(SavedStateKind.propertyList.summary) (no $archiver): shown with the keyed archives in its data decoded"
         if root.dictionaryFields == nil { note += "; its root is \(root.kindDescription), shown under \(rootKey)" }
-        return DeferredStates.shown(kind: .propertyList, content: nil, fields: fields(of: root), notes: [note], limits: limits)
+        return RestorationArchive.shown(kind: .propertyList, content: nil, fields: fields(of: root), notes: [note], limits: limits)
     }
 
     /// The key a root that is no string-keyed dictionary is shown under.

@@ -116,8 +116,7 @@ public struct ArchiveScanner: Sendable {
             row.size = contents.bytes.count
             row.modificationTime = contents.modificationTime
             row.sha256 = FileDigest.sha256Hex(contents.bytes)
-            // The states stay on the decoder's tape, which the rules read.
-            let (decoded, deferred) = try DeferredStates.read(bytes: contents.bytes[...], limits: limits, path: archive)
+            let decoded = try RestorationArchive.read(bytes: contents.bytes[...], limits: limits, path: archive)
             row.kind = decoded.kind
             if case .windowRecords(let records)? = decoded.content {
                 return windowRows(records, decoded, file: row).map { $0.noting(sidecarFindings) }
@@ -130,7 +129,7 @@ public struct ArchiveScanner: Sendable {
             row.systemVersion = decoded.systemVersion
             row.bundleVersion = decoded.bundleVersion
             row.objectCount = decoded.isRestorationArchive ? decoded.objects.count : nil
-            let findings = ArchiveValidator().tally(decoded, deferred: deferred)
+            let findings = ArchiveValidator().tally(decoded)
             row.errors = findings.errors
             row.warnings = findings.warnings + sidecarFindings.count
             row = row.noting(findings.rules)
@@ -162,7 +161,7 @@ public struct ArchiveScanner: Sendable {
         }
         let known = directory + "/" + SavedStateDirectory.knownSceneSessions + "/" + SavedStateDirectory.archiveName
         if DirectoryListing.kind(of: known) != nil,
-           let (archive, _) = try? DeferredStates.read(contentsOf: known, limits: limits, followingLinks: false),
+           let archive = try? RestorationArchive.read(contentsOf: known, limits: limits, followingLinks: false),
            case .knownSceneSessions(let sessions)? = archive.content {
             for session in sessions where !folders.contains(session) {
                 var row = ScanRow(path: known, bundleIdentifier: bundle, sceneSession: session)

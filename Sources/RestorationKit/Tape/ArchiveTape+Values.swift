@@ -3,11 +3,7 @@
 extension ArchiveTape {
     /// The file's archive as a value tree. A large archive's `$top` values (a restoration
     /// archive's saved objects) are made on all processors, `stackSize` bytes of stack each.
-    ///
-    /// `deferringArchives`: a `$top` value that is a nested archive is left on the tape and made
-    /// `deferredArchive` instead (see `DeferredStates`), for a reader that makes each when it
-    /// needs it (`topValue(at:)`).
-    func keyedArchive(concurrently: Bool, stackSize: Int, deferringArchives: Bool = false) -> KeyedArchive {
+    func keyedArchive(concurrently: Bool, stackSize: Int) -> KeyedArchive {
         let (first, count) = (root.first, root.memberCount)
         // The keys and their index are made on this thread while the values are begun on others.
         var (keys, index): ([String], ArchiveFields.KeyIndex?) = ([], nil)
@@ -23,8 +19,7 @@ extension ArchiveTape {
         let values = DeepStack.map(Array(0..<runs), concurrently: concurrently, stackSize: stackSize, first: makeKeys) { run -> [ArchiveValue] in
             var strings = RepeatedStrings()
             return ((run * runLength)..<min(count, (run + 1) * runLength)).map { position in
-                let node = nodes[first + count + position]
-                return deferringArchives && node.kind == .archive ? Self.deferredArchive : value(node, &strings)
+                value(nodes[first + count + position], &strings)
             }
         }.flatMap { $0 }
         var archive = KeyedArchive(top: ArchiveFields(keys: keys, values: values, index: index), version: .integer(KeyedArchive.archiverVersion))
@@ -32,8 +27,12 @@ extension ArchiveTape {
         return archive
     }
 
-    /// What `keyedArchive(…, deferringArchives: true)` leaves for a nested archive in `$top`.
-    static let deferredArchive = ArchiveValue.archive(KeyedArchive(top: .empty))
+    /// `repeatedRootKeys` in the order `KeyedArchive.rootKeyRepeats` gives them.
+    var rootKeyRepeats: [(key: String, count: Int)] {
+        var archive = KeyedArchive(top: .empty)
+        archive.repeatedRootKeys = Dictionary(repeatedRootKeys, uniquingKeysWith: max)
+        return archive.rootKeyRepeats
+    }
 
     /// The node of the file's `$top` value at `position`.
     func topNode(at position: Int) -> TapeNode {
@@ -51,24 +50,22 @@ extension ArchiveTape {
         value(node, &strings)
     }
 
-    /// The saved object at `path` whose entry is the nested archive `node`, its views split
-    /// off (see `TapeObject.init(splitting:in:)`), as values.
-    func restorationObject(path: IdentifierPath, splitting node: TapeNode, sharing strings: inout RepeatedStrings) -> RestorationObject {
+    /// The state and views of a saved object whose entry is the nested archive `node`, its
+    /// views split off (see `TapeObject.init(splitting:in:)`), as values.
+    func objectContent(splitting node: TapeNode, sharing strings: inout RepeatedStrings) -> (state: ArchiveFields, views: [RestorationView]) {
         withView { view in
             let onTape = TapeObject(splitting: node, in: view)
-            let state = onTape.state.map { state in
-                var keys = state.positions.map { withBytes(of: view.member($0, of: state.archive)) { strings.string($0) } }
-                var values = state.positions.map { value(view.value($0, of: state.archive), &strings) }
-                if let (dictionary, positions) = state.leftovers {
-                    keys.append(RestorationKeys.viewRestorationData)
-                    values.append(.dictionary(ArchiveDictionary(entries: positions.map { position in
-                        .init(key: value(view.member(position, of: dictionary), &strings), value: value(view.value(position, of: dictionary), &strings))
-                    })))
-                }
-                return ArchiveFields(keys: keys, values: values)
+            let state = onTape.state!
+            var keys = state.positions.map { withBytes(of: view.member($0, of: state.archive)) { strings.string($0) } }
+            var values = state.positions.map { value(view.value($0, of: state.archive), &strings) }
+            if let (dictionary, positions) = state.leftovers {
+                keys.append(RestorationKeys.viewRestorationData)
+                values.append(.dictionary(ArchiveDictionary(entries: positions.map { position in
+                    .init(key: value(view.member(position, of: dictionary), &strings), value: value(view.value(position, of: dictionary), &strings))
+                })))
             }
             let views = onTape.views.map { saved in RestorationView(identifierPath: IdentifierPath(string(saved.path)), state: fields(saved.archive, &strings)) }
-            return RestorationObject(identifierPath: path, state: state, views: views)
+            return (ArchiveFields(keys: keys, values: values), views)
         }
     }
 
@@ -136,14 +133,13 @@ extension ArchiveTape {
     }
 }
 
-/// Tapes made from values, for readers that read tapes only (the text dump) given values: an
-/// archive read whole, or a library user's.
+/// Tapes made from values: an archive a library user decoded into values.
 extension ArchiveTape {
-    /// A tape holding `fields` as the `$top` of an archive, and that archive's node.
-    static func of(_ fields: ArchiveFields) -> (tape: ArchiveTape, archive: TapeNode) {
+    /// A tape holding `archive`, its `$top` as the root archive.
+    static func of(_ archive: KeyedArchive) -> ArchiveTape {
         var builder = TapeBuilder()
-        let archive = builder.appendFields(fields, as: .archive)
-        return (ArchiveTape(builder, root: archive), archive)
+        let root = builder.appendFields(archive.top, as: .archive)
+        return ArchiveTape(builder, root: root, repeatedRootKeys: archive.rootKeyRepeats)
     }
 }
 

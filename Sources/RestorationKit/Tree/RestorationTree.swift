@@ -29,19 +29,15 @@ public struct RestorationTree: Sendable {
     /// allow (walking values recurses), large archives on all processors; the call waits for it.
     public init(_ archive: RestorationArchive) {
         // Without a limit there is always a tree.
-        self.init(archive, deferred: nil)!
+        self.init(archive, outputLimit: .max)!
     }
 
-    /// The tree of an archive read with its objects' states left on the tape
-    /// (`DeferredStates.read`): each object is made whole once, to read what the tree shows of
-    /// it, and dropped after.
-    ///
-    /// Nil once the objects' dangling references, their targets and keys, together pass
+    /// The tree, or nil once the objects' dangling references, their targets and keys, together pass
     /// `outputLimit` bytes: every drawing of the tree writes them, so it could not be written
     /// within that many bytes, and objects that share one state (a small file can make
     /// thousands of them) repeat its references, each costing memory.
-    package init?(_ archive: RestorationArchive, deferred: DeferredStates?, outputLimit: Int = .max) {
-        let built = DeepStack.run(stackSize: DeferredStates.stackSize(for: deferred)) { Self.build(archive, deferred: deferred, outputLimit: outputLimit) }
+    package init?(_ archive: RestorationArchive, outputLimit: Int) {
+        let built = DeepStack.run(stackSize: DeepStack.stackSize(for: archive.limits)) { Self.build(archive, outputLimit: outputLimit) }
         guard let built else { return nil }
         (roots, appDangling) = built
     }
@@ -76,13 +72,13 @@ public struct RestorationTree: Sendable {
         var dangling: [(path: String, key: String, target: String)] = []
     }
 
-    private static func build(_ archive: RestorationArchive, deferred: DeferredStates?, outputLimit: Int) -> ([Node], [(key: String, target: String)])? {
+    private static func build(_ archive: RestorationArchive, outputLimit: Int) -> ([Node], [(key: String, target: String)])? {
         let objects = archive.objects
-        let stackSize = DeferredStates.stackSize(for: deferred)
-        let context = ValidationContext(archive, deferred: deferred)
+        let stackSize = DeepStack.stackSize(for: archive.limits)
+        let context = ValidationContext(archive)
         let drawn = SharedTextBudget(limit: outputLimit, spent: 0)
         // Each object's parent path and what the tree shows of its state, in parts on all
-        // processors, each object made whole once; the calling thread indexes the objects by
+        // processors; the calling thread indexes the objects by
         // path meanwhile (paths are distinct: one object per listed path).
         var indexOfPath: [ExactText: Int] = [:]
         let summaries = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
@@ -92,7 +88,7 @@ public struct RestorationTree: Sendable {
             summaries.reserveCapacity(range.count)
             // Told when this part counts references (see `ArchiveValidator.validate`).
             var pastLimit = false
-            archive.forEachObjectOnTape(range, deferred: deferred, while: { !pastLimit }) { object, onTape, view in
+            archive.forEachObjectOnTape(range, while: { !pastLimit }) { object, onTape, view in
                 var summary = StateSummary(parent: object.identifierPath.parent?.rawValue, views: onTape.views.map { IdentifierPath(view.string(of: $0.path)) })
                 func reference(_ key: StaticString) -> String? {
                     guard case .node(let node)? = onTape.state?.value(forKey: key, in: view), node.kind == .reference else { return nil }

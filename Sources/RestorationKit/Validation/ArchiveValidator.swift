@@ -16,7 +16,7 @@ public struct ArchiveValidator: Sendable {
     /// allow (walking values recurses), large archives on all processors; the call waits for it.
     public func validate(_ archive: RestorationArchive) -> [Diagnostic] {
         // Without a limit on the messages there is always a list.
-        validate(archive, deferred: nil)!
+        validate(archive, messageLimit: .max)!
     }
 
     /// The verdict on `archive` (read from `file`): its findings, whether it is valid with
@@ -27,30 +27,26 @@ public struct ArchiveValidator: Sendable {
         return report
     }
 
-    /// As `validate(_:)`, for an archive read with its objects' states left on the tape
-    /// (`DeferredStates.read`): the rules read each object's state from the tape's nodes.
-    ///
-    /// Nil once the findings' messages together pass `messageLimit` bytes: a report that must
+    /// As `validate(_:)`, or nil once the findings' messages together pass `messageLimit` bytes: a report that must
     /// be written whole within that many bytes cannot be, and objects that share one state (a
     /// small file can make thousands of them) repeat its findings, each costing memory.
-    package func validate(_ archive: RestorationArchive, deferred: DeferredStates?, messageLimit: Int = .max) -> [Diagnostic]? {
-        check(archive, deferred: deferred, messageLimit: messageLimit, into: [Diagnostic].self)
+    package func validate(_ archive: RestorationArchive, messageLimit: Int) -> [Diagnostic]? {
+        check(archive, messageLimit: messageLimit, into: [Diagnostic].self)
     }
 
     /// How many errors and warnings `validate` finds, and their rules in the order they first
     /// appear, without keeping the findings (for `scan`, which counts them): objects that share
     /// one state repeat its findings, millions of times in a small file.
-    package func tally(_ archive: RestorationArchive, deferred: DeferredStates?) -> FindingTally {
+    package func tally(_ archive: RestorationArchive) -> FindingTally {
         // Without a limit on the messages there is always a tally.
-        check(archive, deferred: deferred, messageLimit: .max, into: FindingTally.self)!
+        check(archive, messageLimit: .max, into: FindingTally.self)!
     }
 
     private func check<Findings: FindingSink>(
-        _ archive: RestorationArchive, deferred: DeferredStates?, messageLimit: Int, into: Findings.Type
+        _ archive: RestorationArchive, messageLimit: Int, into: Findings.Type
     ) -> Findings? {
-        // Walking values recurses once per nesting level (see `DeepStack`), and so does making a
-        // deferred state whole.
-        let stackSize = DeferredStates.stackSize(for: deferred)
+        // Walking values recurses once per nesting level (see `DeepStack`).
+        let stackSize = DeepStack.stackSize(for: archive.limits)
         return DeepStack.run(stackSize: stackSize) {
             guard archive.kind != .keyedArchive else { return Findings() }
             guard archive.kind == .restorationArchive || archive.content == nil else {
@@ -58,7 +54,7 @@ public struct ArchiveValidator: Sendable {
                 findings.add(SavedStateRules.check(archive))
                 return findings
             }
-            let context = ValidationContext(archive, deferred: deferred, messageLimit: messageLimit)
+            let context = ValidationContext(archive, messageLimit: messageLimit)
             // Only the first responders' rule reads the views' paths: gathered only for it.
             let gathersViewPaths = ReferenceRules.firstResponders(of: archive) != nil
             var findings = Findings()
@@ -71,7 +67,7 @@ public struct ArchiveValidator: Sendable {
                 // Told when this part counts findings: most objects have none, and asking the
                 // shared count for every object would make the threads wait on each other.
                 var pastLimit = false
-                archive.forEachObjectOnTape(range, deferred: deferred, while: { !pastLimit }) { object, onTape, view in
+                archive.forEachObjectOnTape(range, while: { !pastLimit }) { object, onTape, view in
                     let paths = PathRules.check(object, onTape, in: view, context)
                     var references = Findings.references(within: context)
                     ReferenceRules.check(object, onTape, in: view, context, into: &references)
@@ -191,8 +187,6 @@ extension Sequence<Diagnostic> {
 /// visitor closures capture one reference rather than a copy of the archive and each set.
 final class ValidationContext {
     let archive: RestorationArchive
-    /// The states the archive left on the decoder's tape, if it was read so.
-    let deferred: DeferredStates?
     /// Listed paths that have an entry: the objects UIKit can restore.
     let saved: ExactTextSet
     let listed: ExactTextSet
@@ -206,9 +200,8 @@ final class ValidationContext {
     let messageLimit: Int
     private let messages: SharedTextBudget
 
-    init(_ archive: RestorationArchive, deferred: DeferredStates?, messageLimit: Int = .max) {
+    init(_ archive: RestorationArchive, messageLimit: Int = .max) {
         self.archive = archive
-        self.deferred = deferred
         self.messageLimit = messageLimit
         messages = SharedTextBudget(limit: messageLimit, spent: 0)
         // Sets of tens of thousands of paths for a large archive: made at once, each at its
@@ -225,8 +218,7 @@ final class ValidationContext {
                 }
             } else {
                 saved = ExactTextSet(minimumCapacity: archive.objects.count)
-                for (index, object) in archive.objects.enumerated()
-                where object.state != nil || object.undecodedEntry != nil || deferred?.defers(index) == true {
+                for object in archive.objects where object.entry != nil {
                     saved.insert(object.identifierPath.rawValue)
                 }
             }

@@ -2,7 +2,6 @@
 enum MetadataRules {
     static func check(_ archive: RestorationArchive, expectedBundleVersion: String?) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        let top = archive.archive.top
         switch archive.majorVersion {
         case 2?:
             break
@@ -10,7 +9,7 @@ enum MetadataRules {
             diagnostics.append(Diagnostic(.error, .unsupportedVersion, key: RestorationKeys.majorVersion,
                 "archive major version is \(version); UIKit reads version 2 and will not restore this archive"))
         case nil:
-            let found = top[RestorationKeys.majorVersion].map { "is \($0.kindDescription), not an integer" } ?? "is missing"
+            let found = archive.topValue(forKey: RestorationKeys.majorVersion).map { "is \($0.kindDescription), not an integer" } ?? "is missing"
             diagnostics.append(Diagnostic(.error, .unsupportedVersion, key: RestorationKeys.majorVersion,
                 "the archive major version \(found); UIKit reads version 2 and will not restore this archive"))
         }
@@ -23,15 +22,15 @@ enum MetadataRules {
             (RestorationKeys.userInterfaceIdiom, "user interface idiom", archive.userInterfaceIdiom != nil),
         ]
         for (key, name, readable) in metadata where !readable {
-            guard let value = top[key] else { continue }
+            guard let value = archive.topValue(forKey: key) else { continue }
             diagnostics.append(Diagnostic(.warning, .malformedMetadata, key: key, "the \(name) (\(key)) is \(value.kindDescription) of the wrong type"))
         }
         // A damaged or forged file: UIKit never writes a key twice.
-        for (key, count) in archive.archive.rootKeyRepeats {
+        for (key, count) in archive.tape.rootKeyRepeats {
             diagnostics.append(Diagnostic(.warning, .repeatedTopKey, key: key,
                 "the root dictionary holds \(key) \(count) times: NSKeyedUnarchiver reads one of the values, and which one is not known; the tool reads the first"))
         }
-        let repeated = RestorationArchive.repeatedKeys(top)
+        let repeated = archive.repeatedTopKeys
         let listed = repeated.isEmpty ? [] : Set(archive.identifierPaths.map(\.rawValue))
         for (key, count) in repeated {
             diagnostics.append(Diagnostic(.warning, .repeatedTopKey, path: listed.contains(key) ? key : nil, key: key,

@@ -3,7 +3,7 @@ enum ReferenceRules {
     /// The findings about app-level keys (outside every object) and first responders, which
     /// follow the objects'.
     static func checkApp<Sink: ReferenceSink>(_ context: ValidationContext, into sink: inout Sink) {
-        context.archive.withAppStateOnTape(deferred: context.deferred) { appState, view in
+        context.archive.withAppStateOnTape { appState, view in
             var scan = ReferenceScan(saved: context.saved, view: view)
             for index in 0..<appState.count {
                 let (key, value) = appState.entry(index, in: view)
@@ -367,7 +367,7 @@ private struct UndecodableObjects {
     private let lengths: Set<Int>
 
     init(_ archive: RestorationArchive) {
-        let undecodable = archive.objects.filter { $0.state == nil && $0.undecodedEntry != nil }.map(\.identifierPath.rawValue)
+        let undecodable = archive.objects.filter { $0.undecodedEntry != nil }.map(\.identifierPath.rawValue)
         paths = ExactTextSet(undecodable)
         lengths = Set(undecodable.map(\.utf8.count))
     }
