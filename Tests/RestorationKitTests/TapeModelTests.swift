@@ -97,6 +97,7 @@ final class TapeModelTests: XCTestCase {
                 guard let other = b.object(at: object.identifierPath) else { continue }
                 let same = isIdentical(object, other)
                 if same { XCTAssertEqual(object, other, object.identifierPath.rawValue) }
+                if object.state != other.state { XCTAssertNotEqual(object, other, object.identifierPath.rawValue) }
                 found[object.identifierPath.lastIdentifier ?? ""] = same
             }
             return found

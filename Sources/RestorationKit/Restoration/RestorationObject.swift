@@ -1,7 +1,8 @@
 /// One saved object (usually a view controller): its own archive's keys and its views.
 ///
 /// A view of the object's entry on its archive's tape: `state` and `views` are made from the
-/// tape each time they are read.
+/// tape each time they are read, and an object keeps the tape (and the file's bytes, which
+/// strings and data point into) alive.
 public struct RestorationObject: Hashable, Sendable {
     public let identifierPath: IdentifierPath
     /// From `kViewControllerRestorationClassMapKey`, when the object set a `restorationClass`.
@@ -63,6 +64,8 @@ public struct RestorationObject: Hashable, Sendable {
     public static func == (a: Self, b: Self) -> Bool {
         guard a.identifierPath == b.identifierPath, a.restorationClass == b.restorationClass, a.stateProblem == b.stateProblem,
               a.undecodedEntry == b.undecodedEntry else { return false }
+        // Identical on the tapes, the values are equal (see `ArchiveTape.isIdentical`).
+        if let x = a.entry, let y = b.entry, x.tape.isIdentical(x.node, to: y.node, in: y.tape) { return true }
         var strings = RepeatedStrings()
         let (first, second) = (a.content(sharing: &strings), b.content(sharing: &strings))
         return first?.state == second?.state && first?.views == second?.views

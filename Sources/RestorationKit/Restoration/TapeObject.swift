@@ -42,16 +42,12 @@ struct TapeObject {
 
     /// The state and views of `object`, nodes of its archive's tape (`view` is of it).
     init(_ object: RestorationObject, in view: TapeView) {
-        guard let entry = object.entry else {
+        if let node = object.entry?.node, node.kind == .archive {
+            self.init(splitting: node, in: view)
+        } else {
             self.init(state: nil, views: [])
-            return
+            entry = object.entry?.node
         }
-        guard entry.node.kind == .archive else {
-            self.init(state: nil, views: [])
-            self.entry = entry.node
-            return
-        }
-        self.init(splitting: entry.node, in: view)
     }
 
     init(state: State?, views: [(path: TapeNode, archive: TapeNode)]) {
