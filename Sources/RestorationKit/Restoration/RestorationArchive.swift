@@ -128,8 +128,8 @@ public struct RestorationArchive: Hashable, Sendable {
                 listed.append((path, nil))
             }
         }
-        // An entry that is no archive is made a value here: shallow work but for such entries,
-        // for which a small stack is enough.
+        // Making an object is shallow work, for which a small stack is enough (an entry that is
+        // no archive is made a value on a stack as deep as the limits need: `TapeEntry.value`).
         objects = DeepStack.map(listed, concurrently: allowsConcurrency, stackSize: 1 << 20) { path, position in
             var object = RestorationObject(identifierPath: path, entry: position.map { TapeEntry(tape: tape, node: tape.topNode(at: $0), stackSize: stackSize) })
             object.restorationClass = classMap[path.rawValue]
@@ -142,9 +142,6 @@ public struct RestorationArchive: Hashable, Sendable {
         }
     }
 
-    /// `fields`, the `$top` entries at `positions`, with the nested archives left on the tape
-    /// made into values: entries no object reads (a key repeated, an archive nobody listed, every
-    /// key of an archive that is not a restoration archive) are shown whole among the other keys.
     /// The first `$top` value under `key`, as a value.
     func topValue(forKey key: String) -> ArchiveValue? {
         var key = key

@@ -32,9 +32,9 @@ public struct RestorationTree: Sendable {
         self.init(archive, outputLimit: .max)!
     }
 
-    /// The tree, or nil once the objects' dangling references, their targets and keys, together pass
-    /// `outputLimit` bytes: every drawing of the tree writes them, so it could not be written
-    /// within that many bytes, and objects that share one state (a small file can make
+    /// The tree, or nil once the objects' dangling references, their targets and keys, together
+    /// pass `outputLimit` bytes: every drawing of the tree writes them, so it could not be
+    /// written within that many bytes, and objects that share one state (a small file can make
     /// thousands of them) repeat its references, each costing memory.
     package init?(_ archive: RestorationArchive, outputLimit: Int) {
         let built = DeepStack.run(stackSize: DeepStack.stackSize(for: archive.limits)) { Self.build(archive, outputLimit: outputLimit) }
@@ -78,8 +78,8 @@ public struct RestorationTree: Sendable {
         let context = ValidationContext(archive)
         let drawn = SharedTextBudget(limit: outputLimit, spent: 0)
         // Each object's parent path and what the tree shows of its state, in parts on all
-        // processors; the calling thread indexes the objects by
-        // path meanwhile (paths are distinct: one object per listed path).
+        // processors; the calling thread indexes the objects by path meanwhile (paths are
+        // distinct: one object per listed path).
         var indexOfPath: [ExactText: Int] = [:]
         let summaries = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
             indexOfPath = Dictionary(objects.indices.lazy.map { (ExactText(objects[$0].identifierPath.rawValue), $0) }, uniquingKeysWith: { first, _ in first })

@@ -27,9 +27,10 @@ public struct ArchiveValidator: Sendable {
         return report
     }
 
-    /// As `validate(_:)`, or nil once the findings' messages together pass `messageLimit` bytes: a report that must
-    /// be written whole within that many bytes cannot be, and objects that share one state (a
-    /// small file can make thousands of them) repeat its findings, each costing memory.
+    /// As `validate(_:)`, or nil once the findings' messages together pass `messageLimit` bytes:
+    /// a report that must be written whole within that many bytes cannot be, and objects that
+    /// share one state (a small file can make thousands of them) repeat its findings, each
+    /// costing memory.
     package func validate(_ archive: RestorationArchive, messageLimit: Int) -> [Diagnostic]? {
         check(archive, messageLimit: messageLimit, into: [Diagnostic].self)
     }
