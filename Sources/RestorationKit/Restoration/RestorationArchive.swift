@@ -142,17 +142,6 @@ public struct RestorationArchive: Hashable, Sendable {
         }
     }
 
-    /// The first `$top` value under `key`, as a value.
-    func topValue(forKey key: String) -> ArchiveValue? {
-        var key = key
-        let position = key.withUTF8 { key in
-            tape.withView { view in
-                (0..<tape.root.memberCount).first { view.bytes(of: view.member($0, of: tape.root)).hasSameBytes(as: UnsafeRawBufferPointer(key)) }
-            }
-        }
-        return position.map { tape.value(tape.topNode(at: $0)) }
-    }
-
     public static func == (a: Self, b: Self) -> Bool {
         a.isRestorationArchive == b.isRestorationArchive && a.majorVersion == b.majorVersion && a.minorVersion == b.minorVersion
             && a.bundleVersion == b.bundleVersion && a.systemVersion == b.systemVersion && a.timestamp == b.timestamp

@@ -9,7 +9,8 @@ enum MetadataRules {
             diagnostics.append(Diagnostic(.error, .unsupportedVersion, key: RestorationKeys.majorVersion,
                 "archive major version is \(version); UIKit reads version 2 and will not restore this archive"))
         case nil:
-            let found = archive.topValue(forKey: RestorationKeys.majorVersion).map { "is \($0.kindDescription), not an integer" } ?? "is missing"
+            // A value the model could not read is left among the app-level keys.
+            let found = archive.appState[RestorationKeys.majorVersion].map { "is \($0.kindDescription), not an integer" } ?? "is missing"
             diagnostics.append(Diagnostic(.error, .unsupportedVersion, key: RestorationKeys.majorVersion,
                 "the archive major version \(found); UIKit reads version 2 and will not restore this archive"))
         }
@@ -22,7 +23,7 @@ enum MetadataRules {
             (RestorationKeys.userInterfaceIdiom, "user interface idiom", archive.userInterfaceIdiom != nil),
         ]
         for (key, name, readable) in metadata where !readable {
-            guard let value = archive.topValue(forKey: key) else { continue }
+            guard let value = archive.appState[key] else { continue }
             diagnostics.append(Diagnostic(.warning, .malformedMetadata, key: key, "the \(name) (\(key)) is \(value.kindDescription) of the wrong type"))
         }
         // A damaged or forged file: UIKit never writes a key twice.
