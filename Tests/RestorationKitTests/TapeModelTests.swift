@@ -87,15 +87,11 @@ final class TapeModelTests: XCTestCase {
         func read(_ name: String) throws -> RestorationArchive {
             try RestorationArchive(bytes: FixtureFiles.bytes(name)[...])
         }
-        func isIdentical(_ a: RestorationObject, _ b: RestorationObject) -> Bool {
-            guard let x = a.entry, let y = b.entry else { return false }
-            return x.tape.isIdentical(x.node, to: y.node, in: y.tape)
-        }
         func identical(_ a: RestorationArchive, _ b: RestorationArchive) -> [String: Bool] {
             var found: [String: Bool] = [:]
             for object in a.objects {
                 guard let other = b.object(at: object.identifierPath) else { continue }
-                let same = isIdentical(object, other)
+                let same = object.hasIdenticalEntry(as: other)
                 if same { XCTAssertEqual(object, other, object.identifierPath.rawValue) }
                 if object.state != other.state { XCTAssertNotEqual(object, other, object.identifierPath.rawValue) }
                 found[object.identifierPath.lastIdentifier ?? ""] = same
@@ -110,7 +106,7 @@ final class TapeModelTests: XCTestCase {
         let reordered = (try read("diff/reordered-keys-base.data"), try read("diff/reordered-keys.data"))
         let settings = try XCTUnwrap(reordered.0.objects.first { $0.identifierPath.lastIdentifier == "SettingsViewController" })
         let otherSettings = try XCTUnwrap(reordered.1.objects.first { $0.identifierPath.lastIdentifier == "SettingsViewController" })
-        XCTAssertFalse(isIdentical(settings, otherSettings))
+        XCTAssertFalse(settings.hasIdenticalEntry(as: otherSettings))
         XCTAssertEqual(settings, otherSettings)
     }
 

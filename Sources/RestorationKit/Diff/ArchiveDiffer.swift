@@ -129,7 +129,7 @@ public struct ArchiveDiffer: Sendable {
                 summary: kind == .added ? "restoration class set" : (kind == .removed ? "restoration class removed" : "restoration class changed")))
         }
         // Identical on the tapes, states and views are equal: only the class can differ.
-        if let x = a.entry, let y = b.entry, x.tape.isIdentical(x.node, to: y.node, in: y.tape) { return }
+        if a.hasIdenticalEntry(as: b) { return }
         let (old, new) = (a.content(sharing: &strings), b.content(sharing: &strings))
         switch (old, new) {
         case (let old?, let new?):

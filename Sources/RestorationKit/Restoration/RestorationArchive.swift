@@ -61,7 +61,7 @@ public struct RestorationArchive: Hashable, Sendable {
         isRestorationArchive = interpret && (top.position(of: RestorationKeys.majorVersion) != nil || top.position(of: RestorationKeys.identifierPaths) != nil)
         kind = isRestorationArchive ? .restorationArchive : .keyedArchive
         repeatedTopKeys = Self.repeatedKeys(top)
-        let rootNotes = tape.rootKeyRepeats.map { key, count in
+        let rootNotes = tape.repeatedRootKeys.map { key, count in
             "the root dictionary holds \(key) \(count) times: the first is read, the others are not"
         }
         guard isRestorationArchive else {

@@ -61,11 +61,18 @@ public struct RestorationObject: Hashable, Sendable {
         return DeepStack.run(stackSize: entry.stackSize) { entry.tape.objectContent(splitting: entry.node, sharing: &strings) }
     }
 
+    /// Whether this object's entry and `other`'s are identical on their tapes (see
+    /// `ArchiveTape.isIdentical`): their states, views and undecoded entries are then equal,
+    /// and need not be made into values to be compared.
+    func hasIdenticalEntry(as other: Self) -> Bool {
+        guard let entry, let otherEntry = other.entry else { return false }
+        return entry.tape.isIdentical(entry.node, to: otherEntry.node, in: otherEntry.tape)
+    }
+
     public static func == (a: Self, b: Self) -> Bool {
         guard a.identifierPath == b.identifierPath, a.restorationClass == b.restorationClass, a.stateProblem == b.stateProblem,
               a.undecodedEntry == b.undecodedEntry else { return false }
-        // Identical on the tapes, the values are equal (see `ArchiveTape.isIdentical`).
-        if let x = a.entry, let y = b.entry, x.tape.isIdentical(x.node, to: y.node, in: y.tape) { return true }
+        if a.hasIdenticalEntry(as: b) { return true }
         var strings = RepeatedStrings()
         let (first, second) = (a.content(sharing: &strings), b.content(sharing: &strings))
         return first?.state == second?.state && first?.views == second?.views

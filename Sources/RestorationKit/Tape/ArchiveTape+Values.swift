@@ -27,13 +27,6 @@ extension ArchiveTape {
         return archive
     }
 
-    /// `repeatedRootKeys` in the order `KeyedArchive.rootKeyRepeats` gives them.
-    var rootKeyRepeats: [(key: String, count: Int)] {
-        var archive = KeyedArchive(top: .empty)
-        archive.repeatedRootKeys = Dictionary(repeatedRootKeys, uniquingKeysWith: max)
-        return archive.rootKeyRepeats
-    }
-
     /// The node of the file's `$top` value at `position`.
     func topNode(at position: Int) -> TapeNode {
         nodes[root.first + root.memberCount + position]

@@ -19,8 +19,9 @@ final class ArchiveTape: Sendable {
     let root: TapeNode
     /// Whether the file is a plain property list (no `$archiver`), whose root value `root` is.
     let isPlainPropertyList: Bool
-    /// The fixed keys (`$top` …) the file's root dictionary holds more than once: the first of
-    /// each is read.
+    /// The fixed keys (`$top` …) the file's root dictionary holds more than once, in the order
+    /// `$archiver`, `$top`, `$objects`, `$version` (as `KeyedArchive.rootKeyRepeats`): the first
+    /// of each is read.
     let repeatedRootKeys: [(key: String, count: Int)]
 
     init(_ builder: TapeBuilder, root: TapeNode, isPlainPropertyList: Bool = false, repeatedRootKeys: [(key: String, count: Int)] = []) {

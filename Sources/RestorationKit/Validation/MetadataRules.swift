@@ -27,7 +27,7 @@ enum MetadataRules {
             diagnostics.append(Diagnostic(.warning, .malformedMetadata, key: key, "the \(name) (\(key)) is \(value.kindDescription) of the wrong type"))
         }
         // A damaged or forged file: UIKit never writes a key twice.
-        for (key, count) in archive.tape.rootKeyRepeats {
+        for (key, count) in archive.tape.repeatedRootKeys {
             diagnostics.append(Diagnostic(.warning, .repeatedTopKey, key: key,
                 "the root dictionary holds \(key) \(count) times: NSKeyedUnarchiver reads one of the values, and which one is not known; the tool reads the first"))
         }
