@@ -442,7 +442,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         try s.consumeBytes(info.nameBytes)
         let mark = s.tape.stack.count
         let count = try pushFields(of: dictionary, depth: depth + 1, skippingClass: true, &s)
-        if let foundation = info.foundation, let natural = FoundationValues.naturalNode(foundation, fields: mark, count: count, in: &s.tape) {
+        if let foundation = info.foundation, let natural = FoundationValues.naturalNode(foundation, fields: mark, count: count, classIndex: info.index, in: &s.tape) {
             s.tape.stack.removeSubrange(mark...)
             return natural
         }

@@ -145,30 +145,4 @@ public enum ArchiveValue: Sendable {
     }
 }
 
-extension TapeKind {
-    /// How messages name a value of this kind ("a string", "an array"); an object's names its
-    /// class.
-    func valueDescription(className: String = "") -> String {
-        switch self {
-        case .null: "nil"
-        case .string: "a string"
-        case .integer: "an integer"
-        case .real, .float: "a real number"
-        case .boolean: "a boolean"
-        case .date: "a date"
-        case .data: "data"
-        case .array: "an array"
-        case .set: "a set"
-        case .orderedSet: "an ordered set"
-        case .dictionary: "a dictionary"
-        case .uuid: "a UUID"
-        case .url: "a URL"
-        case .object: "an object of class \(className)"
-        case .reference: "an identifier-path reference"
-        case .archive: "a keyed archive"
-        case .cycle: "a reference cycle"
-        }
-    }
-}
-
 public typealias ArchiveFields = OrderedFields<ArchiveValue>

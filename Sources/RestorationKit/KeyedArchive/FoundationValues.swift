@@ -27,10 +27,11 @@ enum FoundationValues {
     }
 
     /// The natural value of an object of class kind `kind` whose `count` fields are on the
-    /// tape's stack from `mark`, as name/value pairs; nil when the fields are not Foundation's.
-    /// A value that needs a block of its own (a dictionary, a URL, reordered elements) gets one
-    /// in `tape.nodes`; the stack is left as it is.
-    static func naturalNode(_ kind: Kind, fields mark: Int, count: Int, in tape: inout TapeBuilder) -> TapeNode? {
+    /// tape's stack from `mark`, as name/value pairs, and whose class is `classIndex` in the
+    /// tape's class table; nil when the fields are not Foundation's. A value that needs a block
+    /// of its own (a dictionary, a URL, reordered elements) gets one in `tape.nodes`; the stack
+    /// is left as it is.
+    static func naturalNode(_ kind: Kind, fields mark: Int, count: Int, classIndex: Int, in tape: inout TapeBuilder) -> TapeNode? {
         let fields = Fields(mark: mark, count: count)
         switch kind {
         case .array, .set, .orderedSet:

@@ -9,11 +9,10 @@ extension ArchiveTape {
                 first + size <= nodes.count && (index == nil || first + size <= index! || first > index!)
                     ? nil : "\(place) (\(node.kind)) has a block \(first)..<\(first + size) outside the tape or over itself"
             }
-            switch node.kind {
-            case .null, .boolean, .real, .float, .date, .cycle: return nil
-            case .integer:
+            switch node.kind.layout {
+            case .scalar:
                 return !node.flags.contains(.wide) || Int(node.payload) < wideIntegers.count ? nil : "\(place) names a missing wide integer"
-            case .string, .data, .uuid, .reference:
+            case .bytes:
                 let inRange = node.flags.contains(.inSource)
                     ? node.offset >= source.startIndex && node.offset + count <= source.endIndex
                     : node.offset + count <= text.count
@@ -22,8 +21,8 @@ extension ArchiveTape {
                     return "\(place) has an archive error without its reason"
                 }
                 return node.kind == .uuid && count != 16 ? "\(place) is a UUID of \(count) bytes" : nil
-            case .array, .set, .orderedSet: return block(count)
-            case .dictionary, .archive: return block(2 * count)
+            case .elements: return block(count)
+            case .entries, .fields: return block(2 * count)
             case .url: return count == 2 ? block(2) : "\(place) is a URL of \(count) members"
             case .object: return node.classIndex < classes.count ? block(2 * count) : "\(place) names a missing class"
             }

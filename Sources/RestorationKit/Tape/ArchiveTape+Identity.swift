@@ -17,21 +17,17 @@ extension ArchiveTape {
         guard node.kind == otherNode.kind, node.count == otherNode.count,
               node.flags.subtracting([.inSource, .plain]) == otherNode.flags.subtracting([.inSource, .plain])
         else { return false }
-        switch node.kind {
-        case .null, .boolean, .real, .float, .date, .cycle:
-            return node.payload == otherNode.payload
-        case .integer:
+        switch node.kind.layout {
+        case .scalar:
             guard node.flags.contains(.wide) else { return node.payload == otherNode.payload }
             return wideIntegers[Int(node.payload)] == other.wideIntegers[Int(otherNode.payload)]
-        case .string, .reference, .uuid:
-            return hasSameBytes(node, as: otherNode, in: other)
-        case .data:
+        case .bytes:
             guard hasSameBytes(node, as: otherNode, in: other) else { return false }
             guard node.flags.contains(.archiveError) else { return true }
             return dataErrors[TapeBytes.Location(node)] == other.dataErrors[TapeBytes.Location(otherNode)]
-        case .array, .set, .orderedSet:
+        case .elements:
             return hasIdenticalChildren(node, otherNode, in: other, count: node.memberCount)
-        case .dictionary, .archive:
+        case .entries, .fields:
             return hasIdenticalChildren(node, otherNode, in: other, count: 2 * node.memberCount)
         case .url:
             return hasIdenticalChildren(node, otherNode, in: other, count: 2)

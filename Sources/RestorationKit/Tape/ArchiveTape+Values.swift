@@ -69,7 +69,6 @@ extension ArchiveTape {
     private func value(_ node: TapeNode, _ strings: inout RepeatedStrings) -> ArchiveValue {
         if let scalar = node.scalar(wide: { wideIntegers[$0] }) { return scalar }
         switch node.kind {
-        case .null, .boolean, .integer, .real, .float, .date, .cycle: preconditionFailure("a scalar")
         case .string: return .string(withBytes(of: node) { strings.string($0) })
         case .reference: return .reference(withBytes(of: node) { strings.string($0) })
         case .data:
@@ -87,12 +86,15 @@ extension ArchiveTape {
                 entries.append(.init(key: value(nodes[first + position], &strings), value: value(nodes[first + count + position], &strings)))
             }
             return .dictionary(ArchiveDictionary(entries: entries))
-        case .object:
-            let objectClass = classes[node.classIndex]
-            return .object(ArchiveObject(className: objectClass.name, classChain: objectClass.chain, classHints: objectClass.hints, fields: fields(node, &strings)))
         case .url:
             return .url(ArchiveURL(base: value(nodes[node.first + 1], &strings), relative: string(nodes[node.first])))
         case .archive: return .archive(archive(node, &strings))
+        default:
+            // An object, or a Foundation value the tree has no case of its own for: the object
+            // it was archived as, which its node keeps.
+            precondition(node.kind.layout == .object, "a kind without a value")
+            let objectClass = classes[node.classIndex]
+            return .object(ArchiveObject(className: objectClass.name, classChain: objectClass.chain, classHints: objectClass.hints, fields: fields(node, &strings)))
         }
     }
 
@@ -167,9 +169,16 @@ extension TapeBuilder {
             }
             return TapeNode(.dictionary, count: dictionary.count, payload: UInt64(popPairs(from: mark)))
         case .object(let object):
+            // Mapped to a natural value as the decoder maps it, when Foundation's fields make one.
             let index = intern(TapeClass(name: object.className, chain: object.classChain, hints: object.classHints))
-            let fields = appendFields(object.fields, as: .object)
-            return TapeNode(.object, count: fields.memberCount, payload: UInt64(index) << 32 | fields.payload)
+            let mark = stack.count
+            pushFields(object.fields)
+            if let kind = FoundationValues.kind(ofClass: object.className),
+               let natural = FoundationValues.naturalNode(kind, fields: mark, count: object.fields.count, classIndex: index, in: &self) {
+                stack.removeSubrange(mark...)
+                return natural
+            }
+            return TapeNode(.object, count: object.fields.count, payload: UInt64(index) << 32 | UInt64(popPairs(from: mark)))
         case .url(let url):
             let mark = stack.count
             let relative = text(.string, url.relative)
@@ -181,17 +190,21 @@ extension TapeBuilder {
         }
     }
 
-    /// Named members as a block of names, then values: an archive's (`kind`), or an object's,
-    /// whose class the caller adds.
+    /// An archive's named members as a block of names, then values.
     mutating func appendFields(_ fields: ArchiveFields, as kind: TapeKind) -> TapeNode {
         let mark = stack.count
+        pushFields(fields)
+        return TapeNode(kind, count: fields.count, payload: UInt64(popPairs(from: mark)))
+    }
+
+    /// Pushes each name, then its value, as the decoder pushes an object's fields.
+    private mutating func pushFields(_ fields: ArchiveFields) {
         for (name, value) in fields.entries {
             let key = text(.string, name)
             stack.append(key)
             let node = append(value)
             stack.append(node)
         }
-        return TapeNode(kind, count: fields.count, payload: UInt64(popPairs(from: mark)))
     }
 
     private mutating func appendBlock(_ kind: TapeKind, _ elements: [ArchiveValue]) -> TapeNode {

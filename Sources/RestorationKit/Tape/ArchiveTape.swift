@@ -225,12 +225,11 @@ struct TapeBuilder {
 
         func relocate(_ node: TapeNode) -> TapeNode {
             var node = node
-            switch node.kind {
-            case .string, .data, .uuid, .reference: if !node.flags.contains(.inSource) { node.payload += text }
-            case .integer where node.flags.contains(.wide): node.payload += wide
-            case .array, .set, .orderedSet, .dictionary, .url, .archive: node.payload += nodes
+            switch node.kind.layout {
+            case .bytes: if !node.flags.contains(.inSource) { node.payload += text }
+            case .scalar: if node.flags.contains(.wide) { node.payload += wide }
+            case .elements, .entries, .fields, .url: node.payload += nodes
             case .object: node.payload = UInt64(classes[node.classIndex]) << 32 | (UInt64(node.first) + nodes)
-            case .null, .boolean, .integer, .real, .float, .date, .cycle: break
             }
             return node
         }

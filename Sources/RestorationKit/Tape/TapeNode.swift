@@ -46,6 +46,64 @@ enum TapeKind: UInt8, Sendable {
     case archive
     /// A reference back to an object still being decoded; the payload is its UID.
     case cycle
+
+    /// How a node of this kind is laid out: what its count and payload mean. Readers that walk
+    /// the tape's structure (relocating, checking, comparing, visiting members) switch on this,
+    /// so that a new kind with a known layout needs nothing of them.
+    var layout: TapeLayout {
+        switch self {
+        case .null, .boolean, .integer, .real, .float, .date, .cycle: .scalar
+        case .string, .data, .uuid, .reference: .bytes
+        case .array, .set, .orderedSet: .elements
+        case .dictionary: .entries
+        case .archive: .fields
+        case .object: .object
+        case .url: .url
+        }
+    }
+
+    /// How messages name a value of this kind ("a string", "an array"); an object's names its
+    /// class.
+    func valueDescription(className: String = "") -> String {
+        switch self {
+        case .null: "nil"
+        case .string: "a string"
+        case .integer: "an integer"
+        case .real, .float: "a real number"
+        case .boolean: "a boolean"
+        case .date: "a date"
+        case .data: "data"
+        case .array: "an array"
+        case .set: "a set"
+        case .orderedSet: "an ordered set"
+        case .dictionary: "a dictionary"
+        case .uuid: "a UUID"
+        case .url: "a URL"
+        case .object: "an object of class \(className)"
+        case .reference: "an identifier-path reference"
+        case .archive: "a keyed archive"
+        case .cycle: "a reference cycle"
+        }
+    }
+}
+
+/// What a node's count and payload mean (see `TapeKind.layout`).
+enum TapeLayout {
+    /// No members and no bytes: the payload is the value's bits (a wide integer's index when
+    /// flagged `wide`).
+    case scalar
+    /// `count` bytes at the payload's offset in the tape's text (or, flagged `inSource`, the input).
+    case bytes
+    /// A block of `count` values.
+    case elements
+    /// A block of `count` keys of any kind, then `count` values.
+    case entries
+    /// A block of `count` string names, then `count` values.
+    case fields
+    /// `fields`, the class in the high half of the payload.
+    case object
+    /// A block of two: a string, then null or a node of this layout.
+    case url
 }
 
 struct TapeFlags: OptionSet, Sendable {

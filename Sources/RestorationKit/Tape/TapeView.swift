@@ -63,7 +63,7 @@ struct TapeView {
 
     /// How messages name the value of `node` (see `ArchiveValue.kindDescription`).
     func kindDescription(_ node: TapeNode) -> String {
-        node.kind.valueDescription(className: node.kind == .object ? classes[node.classIndex].name : "")
+        node.kind.valueDescription(className: node.kind.layout == .object ? classes[node.classIndex].name : "")
     }
 
     /// See `TapeNode.scalar(wide:)`.

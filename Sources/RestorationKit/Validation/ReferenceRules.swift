@@ -195,7 +195,7 @@ enum ReferenceRules {
         return "the reference decodes as nil"
     }
 
-    private static func isProxyWithoutPath(_ node: TapeNode, _ view: TapeView) -> Bool {
+    fileprivate static func isProxyWithoutPath(_ node: TapeNode, _ view: TapeView) -> Bool {
         node.kind == .object && isProxyClass(view.classes[node.classIndex].name)
     }
 
@@ -317,33 +317,33 @@ private struct ReferenceScan {
 
     /// Whether `node` is a reference or a container, which may hold one.
     static func mayHoldReferences(_ node: TapeNode) -> Bool {
-        switch node.kind {
-        case .null, .string, .integer, .real, .float, .boolean, .date, .data, .uuid, .cycle: false
-        case .reference, .array, .set, .orderedSet, .dictionary, .object, .archive, .url: true
+        switch node.kind.layout {
+        case .scalar: false
+        case .bytes: node.kind == .reference
+        case .elements, .entries, .fields, .object, .url: true
         }
     }
 
     mutating func visit(_ node: TapeNode) {
         let count = node.memberCount
-        switch node.kind {
-        case .null, .string, .integer, .real, .float, .boolean, .date, .data, .uuid, .cycle:
+        switch node.kind.layout {
+        case .scalar:
             break
-        case .reference:
+        case .bytes:
+            guard node.kind == .reference else { break }
             let target = view.string(of: node)
             if !saved.contains(target), reported.insert(target) {
                 findings.append(.dangling(target))
             }
-        case .array, .set, .orderedSet:
+        case .elements:
             for position in 0..<count { visit(view.member(position, of: node)) }
-        case .dictionary:
+        case .entries:
             visit(node, positions: 0..<count)
-        case .object:
-            if ReferenceRules.isProxyClass(view.classes[node.classIndex].name), !sawProxy {
+        case .object, .fields:
+            if ReferenceRules.isProxyWithoutPath(node, view), !sawProxy {
                 sawProxy = true
                 findings.append(.proxyWithoutPath)
             }
-            for position in 0..<count { visit(view.value(position, of: node)) }
-        case .archive:
             for position in 0..<count { visit(view.value(position, of: node)) }
         case .url:
             visit(view.member(1, of: node))
