@@ -81,6 +81,10 @@ def main():
     for directory in sorted(glob.glob(os.path.join(ROOT, "Fixtures", "validate", "*.savedState"))):
         run("validate.schema.json", "validate", "--json", os.path.relpath(directory, ROOT))
     run("dump.schema.json", "dump", "--json", "Fixtures/ios7-plain.data", "Fixtures/ios8-tabbar.data")
+    # Foundation's own archives (NSValue structures among them), beside the checkout as CI lays them.
+    apple = os.environ.get("APPLE_KEYED_ARCHIVES", os.path.join(ROOT, "..", "shared", "apple-keyed-archives"))
+    for archive in sorted(glob.glob(os.path.join(apple, "*.plist")) + glob.glob(os.path.join(apple, "*.archive"))):
+        run("dump.schema.json", "dump", "--json", archive)
     run("tree.schema.json", "tree", "--json", "Fixtures/ios7-plain.data", "Fixtures/ios8-tabbar.data")
     run("rules.schema.json", "validate", "--list-rules", "--json")
     run("scan.schema.json", "scan", "--json", "Fixtures")
@@ -120,6 +124,9 @@ def main():
     with open(os.path.join(ROOT, "Tests", "RestorationToolTests", "Golden", "values.data.json")) as f:
         values = json.load(f)
     values["objects"][0]["state"]["bogus"] = {"$nosuchtag": 1}
+    wrong.append(("dump.schema.json", values))
+    values = json.loads(json.dumps(values))
+    values["objects"][0]["state"]["bogus"] = {"$range": {"location": 1}}
     wrong.append(("dump.schema.json", values))
     for schema, document in wrong:
         checked += 1

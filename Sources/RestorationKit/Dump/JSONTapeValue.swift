@@ -68,6 +68,15 @@ struct JSONTapeValue {
             writeTagged("$archive", to: &writer) { writeFields(node, to: &$0) }
         case .uuid:
             writeTagged("$uuid", to: &writer) { $0.writeString(ByteFormatting.uuidString(Array(bytes(of: node)))) }
+        case .special:
+            // `{"$rect": "{{0, 0}, {320, 480}}"}`, `{"$range": {"length": 5, "location": 3}}`.
+            let structure = FoundationValues.specialStructure(of: node, in: view)
+            writeTagged(structure.tag, to: &writer) { writer in
+                guard node.memberCount > 2 else { return write(view.value(1, of: node), to: &writer) }
+                writeMembers(structure.members.count, to: &writer, key: { MemberKey(structure.members[$0]) }) { writer, index in
+                    write(view.value(index + 1, of: node), to: &writer)
+                }
+            }
         case .null, .boolean, .integer, .real, .float, .date, .cycle:
             writeScalar(view.scalar(node)!, to: &writer)
         }

@@ -182,6 +182,18 @@ struct TextDumpValues {
             out.append("Object Identifier Proxy: ")
             out.appendEscaped(view.string(of: node))
         case .archive: writeCount(node.memberCount, "Keyed Archive (", "key", "keys", into: &out)
+        case .special:
+            // "Rect {{0, 0}, {320, 480}}" (the string Foundation wrote), "Range {3, 5}".
+            let structure = FoundationValues.specialStructure(of: node, in: view)
+            out.append(structure.title)
+            out.append(" ")
+            guard node.memberCount > 2 else { return out.appendEscaped(view.string(of: view.value(1, of: node))) }
+            out.append("{")
+            for position in 1..<node.memberCount {
+                if position > 1 { out.append(", ") }
+                writeScalar(view.scalar(view.value(position, of: node))!, into: &out)
+            }
+            out.append("}")
         }
     }
 

@@ -7,7 +7,7 @@ enum FoundationValues {
     /// The classes with a natural value. The decoder finds a class's kind once per class
     /// description, not once per object.
     enum Kind {
-        case array, set, orderedSet, dictionary, string, data, date, uuid, url, identifierPathProxy
+        case array, set, orderedSet, dictionary, string, data, date, uuid, url, identifierPathProxy, value
     }
 
     static func kind(ofClass className: String) -> Kind? {
@@ -22,6 +22,7 @@ enum FoundationValues {
         case "NSUUID": .uuid
         case "NSURL": .url
         case "_UIObjectIdentifierPathProxy": .identifierPathProxy
+        case "NSValue": .value
         default: nil
         }
     }
@@ -66,6 +67,8 @@ enum FoundationValues {
                 path.kind = .reference
                 return path
             }
+        case .value:
+            return special(fields, classIndex: classIndex, in: &tape)
         }
         return nil
     }
@@ -86,10 +89,12 @@ enum FoundationValues {
 
         /// The value of the first field named `key`.
         func first(_ key: StaticString, in tape: TapeBuilder) -> TapeNode? {
-            for position in 0..<count where tape.textEquals(name(position, in: tape), key) {
-                return value(position, in: tape)
-            }
-            return nil
+            position(of: key, in: tape).map { value($0, in: tape) }
+        }
+
+        /// The position of the first field named `key`.
+        func position(of key: StaticString, in tape: TapeBuilder) -> Int? {
+            (0..<count).first { tape.textEquals(name($0, in: tape), key) }
         }
     }
 
@@ -162,5 +167,62 @@ enum FoundationValues {
         tape.nodes.append(relative)
         tape.nodes.append(baseNode)
         return TapeNode(.url, count: 2, payload: UInt64(first))
+    }
+
+    /// A structure an NSValue holds, as Foundation archives it: `NS.special` gives its code,
+    /// and its fields follow (swift-corelibs-foundation's `NSSpecialValue`; the points, sizes
+    /// and rects as the strings `NSStringFromRect` and its kin write).
+    struct SpecialStructure: Sendable {
+        /// How the text names it ("Rect").
+        let title: StaticString
+        /// Its JSON tag ("$rect").
+        let tag: StaticString
+        /// The fields after `NS.special`, in Foundation's order, all of `fieldKind`.
+        let fields: [StaticString]
+        let fieldKind: TapeKind
+        /// The JSON members of a structure of several fields, one per field.
+        let members: [StaticString]
+    }
+
+    static let specialStructures: [Int: SpecialStructure] = [
+        1: SpecialStructure(title: "Point", tag: "$point", fields: ["NS.pointval"], fieldKind: .string, members: []),
+        2: SpecialStructure(title: "Size", tag: "$size", fields: ["NS.sizeval"], fieldKind: .string, members: []),
+        3: SpecialStructure(title: "Rect", tag: "$rect", fields: ["NS.rectval"], fieldKind: .string, members: []),
+        4: SpecialStructure(title: "Range", tag: "$range", fields: ["NS.rangeval.location", "NS.rangeval.length"], fieldKind: .integer,
+                            members: ["location", "length"]),
+        12: SpecialStructure(title: "Edge Insets", tag: "$edgeInsets", fields: ["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"],
+                             fieldKind: .real, members: ["top", "left", "bottom", "right"]),
+    ]
+
+    /// The structure a `special` node holds (its first value is `NS.special`).
+    static func specialStructure(of node: TapeNode, in view: TapeView) -> SpecialStructure {
+        specialStructures[Int(Int64(bitPattern: view.value(0, of: node).payload))]!
+    }
+
+    /// An NSValue whose fields are exactly `NS.special`, a code Foundation writes, and that
+    /// structure's fields of their kind, each once: a `special` node, its fields in
+    /// Foundation's order. Any other NSValue (an Objective-C type and its bytes) stays an object.
+    private static func special(_ fields: Fields, classIndex: Int, in tape: inout TapeBuilder) -> TapeNode? {
+        guard let code = fields.position(of: "NS.special", in: tape) else { return nil }
+        let codeNode = fields.value(code, in: tape)
+        guard codeNode.kind == .integer, !codeNode.flags.contains(.wide),
+              let structure = specialStructures[Int(Int64(bitPattern: codeNode.payload))], fields.count == structure.fields.count + 1
+        else { return nil }
+        // Every field found, and one more than the structure's: each is there once.
+        var positions = [code]
+        for name in structure.fields {
+            guard let position = fields.position(of: name, in: tape), fields.value(position, in: tape).kind == structure.fieldKind else { return nil }
+            positions.append(position)
+        }
+        let first = tape.nodes.count
+        for position in positions {
+            let name = fields.name(position, in: tape)
+            tape.nodes.append(name)
+        }
+        for position in positions {
+            let value = fields.value(position, in: tape)
+            tape.nodes.append(value)
+        }
+        return TapeNode(.special, count: positions.count, payload: UInt64(classIndex) << 32 | UInt64(first))
     }
 }

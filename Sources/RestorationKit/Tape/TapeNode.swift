@@ -46,6 +46,10 @@ enum TapeKind: UInt8, Sendable {
     case archive
     /// A reference back to an object still being decoded; the payload is its UID.
     case cycle
+    /// An NSValue holding one of Foundation's structures (a point, a size, a rect, a range, edge
+    /// insets: `FoundationValues.SpecialStructure`), laid out as its object: `NS.special`, then
+    /// the structure's fields in Foundation's order.
+    case special
 
     /// How a node of this kind is laid out: what its count and payload mean. Readers that walk
     /// the tape's structure (relocating, checking, comparing, visiting members) switch on this,
@@ -57,7 +61,7 @@ enum TapeKind: UInt8, Sendable {
         case .array, .set, .orderedSet: .elements
         case .dictionary: .entries
         case .archive: .fields
-        case .object: .object
+        case .object, .special: .object
         case .url: .url
         }
     }
@@ -83,6 +87,7 @@ enum TapeKind: UInt8, Sendable {
         case .reference: "an identifier-path reference"
         case .archive: "a keyed archive"
         case .cycle: "a reference cycle"
+        case .special: "an NSValue"
         }
     }
 }
