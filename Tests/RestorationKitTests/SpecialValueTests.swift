@@ -95,16 +95,34 @@ final class SpecialValueTests: XCTestCase {
         }
     }
 
-    /// Inside a saved object's state, where an app would encode one.
-    func testInsideAState() throws {
+    /// A restoration archive of one object whose state holds `keys` (Python keyword arguments).
+    private func savedState(_ keys: String) throws -> RestorationArchive {
         let bytes = try FixtureFiles.generated("""
-            g.binary(g.restoration_archive([("Root", g.view_controller_state(
-                visibleRect=g.Obj("NSValue", fields={"NS.special": 3, "NS.rectval": "{{0, 64}, {375, 603}}"})))],
+            g.binary(g.restoration_archive([("Root", g.view_controller_state(\(keys)))],
                 system_version="17.5", timestamp=g.NSDate(1.5), idiom=1))
             """)
-        let archive = try RestorationArchive(bytes: bytes[...])
+        return try RestorationArchive(bytes: bytes[...])
+    }
+
+    private func rect(_ string: String) -> String {
+        #"g.Obj("NSValue", fields={"NS.special": 3, "NS.rectval": "\#(string)"})"#
+    }
+
+    /// Inside a saved object's state, where an app would encode one. `diff` writes a value added
+    /// or removed as `dump` does, and a changed one by the field that changed.
+    func testInsideAState() throws {
+        let archive = try savedState("visibleRect=" + rect("{{0, 64}, {375, 603}}"))
         XCTAssertTrue(TextDumpFormatter().format(archive, file: "f").contains("....Rect {{0, 64}, {375, 603}}\n"))
         XCTAssertTrue(JSONOutput.text([DumpDocument(file: "f", archive: archive)], asArray: false).contains(#""visibleRect": {\#n          "$rect": "{{0, 64}, {375, 603}}"\#n"#))
         XCTAssertEqual(ArchiveValidator().validate(archive), [])
+        let other = try savedState("visibleRect=" + rect("{{0, 0}, {375, 667}}") + ", frames=[" + rect("{{1, 2}, {3, 4}}") + "]")
+        XCTAssertEqual(DiffTextFormatter().format(ArchiveDiffer().diff(archive, other), a: "a", b: "b"), """
+            --- a
+            +++ b
+            Root
+            ~ state.visibleRect."NS.rectval": "{{0, 64}, {375, 603}}" → "{{0, 0}, {375, 667}}"
+            + state.frames: [Rect {{1, 2}, {3, 4}}]
+
+            """)
     }
 }

@@ -90,93 +90,20 @@ package struct DiffTextFormatter: Sendable {
     private func render(_ value: DiffValue) -> String {
         let text: String
         switch value {
-        case .value(let archived): text = CompactValueText.render(archived, limit: valueWidth)
-        case .timestamp(let seconds): text = ReferenceDate.iso8601(seconds) ?? CompactValueText.render(.date(seconds))
+        case .value(let archived): text = Self.compact(archived, limit: valueWidth)
+        case .timestamp(let seconds): text = ReferenceDate.iso8601(seconds) ?? Self.compact(.date(seconds), limit: valueWidth)
         case .idiom(let idiom): text = "\(idiom.name ?? "unknown") (\(idiom.rawValue))"
         case .paths(let paths): text = "[" + paths.map(TextEscaping.escape).joined(separator: ", ") + "]"
         }
         return text.shortened(to: valueWidth)
     }
 
+    /// A value's compact text (see `TextDumpValues.compact`).
+    static func compact(_ value: ArchiveValue, limit: Int) -> String {
+        ArchiveTape.withValue(value) { node, view in TextDumpValues(formatter: TextDumpFormatter(), view: view).compact(node, limit: limit) }
+    }
+
     private func paint(_ text: String, _ tone: TextStyle.Tone) -> String {
         TextStyle(enabled: color).paint(text, tone)
-    }
-}
-
-/// One-line renderings of archive values, for diff lines.
-///
-/// Rendering stops once the line is long enough: a value nested a few levels deep with a few
-/// elements at each level would otherwise take exponential time to print in full.
-struct CompactValueText {
-    /// Containers show at most this many elements.
-    static let elementLimit = 8
-
-    private var text = ""
-    private let limit: Int
-
-    private init(limit: Int) {
-        self.limit = limit
-    }
-
-    static func render(_ value: ArchiveValue, limit: Int = 160) -> String {
-        var writer = CompactValueText(limit: limit)
-        writer.write(value)
-        return writer.text.shortened(to: limit)
-    }
-
-    private var full: Bool { text.utf8.count > limit }
-
-    private mutating func write(_ value: ArchiveValue) {
-        guard !full else { return }
-        switch value {
-        case .null: text += "nil"
-        case .string(let string): text += "\"" + TextEscaping.escape(string).replacingQuotes() + "\""
-        case .integer(let integer): text += String(integer)
-        case .real(let real): text += real.isNaN ? "nan" : (real.isInfinite ? (real < 0 ? "-inf" : "inf") : real.description)
-        case .float(let float): text += float.isNaN ? "nan" : (float.isInfinite ? (float < 0 ? "-inf" : "inf") : float.description)
-        case .boolean(let boolean): text += boolean ? "true" : "false"
-        case .date(let seconds): text += ReferenceDate.iso8601(seconds) ?? "date(\(seconds) s from 2001)"
-        case .data(let data): text += "<\(data.bytes.count) bytes" + (data.bytes.isEmpty ? "" : ": " + ByteFormatting.hexPreview(data.bytes, limit: 8)) + ">"
-        case .array(let elements): list(elements, open: "[")
-        case .set(let elements): list(elements, open: "set[")
-        case .orderedSet(let elements): list(elements, open: "orderedSet[")
-        case .dictionary(let dictionary):
-            pairs(dictionary.entries.map { ($0.key, $0.value) }, open: "{")
-        case .uuid(let bytes): text += "UUID " + ByteFormatting.uuidString(bytes)
-        case .url(let url):
-            text += "URL \"" + TextEscaping.escape(url.relative).replacingQuotes() + "\""
-            if url.base != .null {
-                text += " relative to "
-                write(url.base)
-            }
-        case .object(let object):
-            let name = SwiftDemangler.demangle(object.className) ?? object.className
-            pairs(object.fields.entries.map { (.string($0), $1) }, open: TextEscaping.escape(name) + "{")
-        case .reference(let path): text += "ref(" + TextEscaping.escape(path) + ")"
-        case .archive(let archive): pairs(archive.top.entries.map { (.string($0), $1) }, open: "archive{")
-        case .cycle(let uid): text += TextDumpFormatter.cycleText(uid)
-        }
-    }
-
-    private mutating func list(_ elements: [ArchiveValue], open: String) {
-        text += open
-        for (position, element) in elements.prefix(Self.elementLimit).enumerated() {
-            if position > 0 { text += ", " }
-            write(element)
-            if full { return }
-        }
-        text += (elements.count > Self.elementLimit ? ", …" : "") + "]"
-    }
-
-    private mutating func pairs(_ entries: [(ArchiveValue, ArchiveValue)], open: String) {
-        text += open
-        for (position, (key, value)) in entries.prefix(Self.elementLimit).enumerated() {
-            if position > 0 { text += ", " }
-            if case .string(let name) = key { text += TextEscaping.escape(name) } else { write(key) }
-            text += ": "
-            write(value)
-            if full { return }
-        }
-        text += (entries.count > Self.elementLimit ? ", …" : "") + "}"
     }
 }

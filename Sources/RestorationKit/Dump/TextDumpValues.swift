@@ -229,4 +229,75 @@ struct TextDumpValues {
         out.append(count == 1 ? noun : plural)
         out.append(")")
     }
+
+    // MARK: Compact form
+
+    /// Containers show at most this many members in the compact form.
+    static let compactMemberLimit = 8
+
+    /// The compact form of a value, for `diff`'s lines: the value and what it holds on one line
+    /// (`{theme: "dark", sizes: [1, 2]}`), a container's first `compactMemberLimit` members, cut
+    /// with `…` past `limit` bytes. Writing stops there: a value nested a few levels deep with
+    /// a few members at each level would otherwise take exponential time to write in full.
+    func compact(_ node: TapeNode, limit: Int) -> String {
+        var text = ""
+        writeCompact(node, into: &text, limit: limit)
+        return text.shortened(to: limit)
+    }
+
+    private func writeCompact(_ node: TapeNode, into text: inout String, limit: Int) {
+        guard text.utf8.count <= limit else { return }
+        switch node.kind {
+        case .null: text += "nil"
+        case .string: text += "\"" + TextEscaping.escape(view.string(of: node)).replacingQuotes() + "\""
+        case .boolean: text += node.payload != 0 ? "true" : "false"
+        case .integer, .real, .float, .date, .cycle:
+            switch view.scalar(node)! {
+            case .integer(let integer): text += String(integer)
+            case .real(let real): text += TextDumpFormatter.realText(real)
+            case .float(let float): text += float.isFinite ? float.description : TextDumpFormatter.realText(Double(float))
+            case .date(let seconds): text += ReferenceDate.iso8601(seconds) ?? "date(\(seconds) s from 2001)"
+            case .cycle(let uid): text += TextDumpFormatter.cycleText(uid)
+            default: preconditionFailure("not a scalar")
+            }
+        case .data:
+            let bytes = view.bytes(of: node)
+            text += "<\(bytes.count) bytes" + (bytes.isEmpty ? "" : ": " + ByteFormatting.hexPreview(bytes, limit: 8)) + ">"
+        case .array: compactMembers(node, open: "[", into: &text, limit: limit)
+        case .set: compactMembers(node, open: "set[", into: &text, limit: limit)
+        case .orderedSet: compactMembers(node, open: "orderedSet[", into: &text, limit: limit)
+        case .dictionary: compactMembers(node, open: "{", into: &text, limit: limit)
+        case .uuid: text += "UUID " + ByteFormatting.uuidString(Array(view.bytes(of: node)))
+        case .url:
+            text += "URL \"" + TextEscaping.escape(view.string(of: view.member(0, of: node))).replacingQuotes() + "\""
+            if view.member(1, of: node).kind != .null {
+                text += " relative to "
+                writeCompact(view.member(1, of: node), into: &text, limit: limit)
+            }
+        case .object:
+            let name = view.classes[node.classIndex].name
+            compactMembers(node, open: TextEscaping.escape(SwiftDemangler.demangle(name) ?? name) + "{", into: &text, limit: limit)
+        case .reference: text += "ref(" + TextEscaping.escape(view.string(of: node)) + ")"
+        case .archive: compactMembers(node, open: "archive{", into: &text, limit: limit)
+        case .special: text += summary(.node(node))
+        }
+    }
+
+    /// A container's first members after `open`: elements, or keys and values (a string key as
+    /// it is, escaped).
+    private func compactMembers(_ node: TapeNode, open: String, into text: inout String, limit: Int) {
+        let keyed = node.kind.layout != .elements
+        text += open
+        for position in 0..<min(node.memberCount, Self.compactMemberLimit) {
+            if position > 0 { text += ", " }
+            if keyed {
+                let key = view.member(position, of: node)
+                if key.kind == .string { text += TextEscaping.escape(view.string(of: key)) } else { writeCompact(key, into: &text, limit: limit) }
+                text += ": "
+            }
+            writeCompact(keyed ? view.value(position, of: node) : view.member(position, of: node), into: &text, limit: limit)
+            if text.utf8.count > limit { return }
+        }
+        text += (node.memberCount > Self.compactMemberLimit ? ", …" : "") + (keyed ? "}" : "]")
+    }
 }

@@ -39,9 +39,7 @@ package enum JSONDeferred {
     func write(to writer: inout JSONTextWriter) {
         switch self {
         case .value(let value):
-            var builder = TapeBuilder()
-            let node = builder.append(value)
-            ArchiveTape(builder, root: node).withView { JSONTapeValue(view: $0).write(node, to: &writer) }
+            ArchiveTape.withValue(value) { node, view in JSONTapeValue(view: view).write(node, to: &writer) }
         case .appState(let archive):
             archive.withAppStateOnTape { state, view in JSONTapeValue(view: view).writeState(state, to: &writer) }
         case .savedObjects(let archive):

@@ -138,6 +138,15 @@ extension ArchiveTape {
     }
 }
 
+extension ArchiveTape {
+    /// Calls `body` with `value` put on a tape of its own: its node, and the tape's view.
+    static func withValue<Result>(_ value: ArchiveValue, _ body: (TapeNode, TapeView) -> Result) -> Result {
+        var builder = TapeBuilder()
+        let node = builder.append(value)
+        return ArchiveTape(builder, root: node).withView { body(node, $0) }
+    }
+}
+
 extension TapeBuilder {
     /// Appends `value` as the decoder would have (its containers' children in blocks, strings
     /// in the tape's text) and returns its node.
