@@ -654,6 +654,33 @@ def values_archive():
         })
 
 
+def special_value(code, **fields):
+    """An NSValue holding one of Foundation's structures: `NS.special` and the structure's
+    fields, as Apple's Foundation archives them (swift-corelibs-foundation's test resources
+    hold a rect, a range and edge insets written on macOS)."""
+    return Obj("NSValue", fields=dict({"NS.special": code}, **fields))
+
+
+def nsvalue_archive():
+    """One saved object whose state holds each NSValue structure, and NSValues that stay
+    objects. The structures' fields follow Apple's archives; a saved state holding them is
+    invented (FORMAT.md's evidence has none)."""
+    return restoration_archive(
+        [("RootViewController", view_controller_state(
+            anchorPoint=special_value(1, **{"NS.pointval": "{0.5, 1}"}),
+            contentSize=special_value(2, **{"NS.sizeval": "{375, 1334.5}"}),
+            visibleRect=special_value(3, **{"NS.rectval": "{{0, 64}, {375, 603}}"}),
+            selectedRange=special_value(4, **{"NS.rangeval.location": 3, "NS.rangeval.length": 5}),
+            contentInsets=special_value(12, **{"NS.edgeval.top": 20.5, "NS.edgeval.left": 1.5,
+                                               "NS.edgeval.bottom": 34.25, "NS.edgeval.right": 2.5}),
+            # Not exactly Foundation's fields: objects, every field shown.
+            unknownStructure=special_value(99, **{"NS.rectval": "{{1, 2}, {3, 4}}"}),
+            extraField=special_value(3, **{"NS.rectval": "{{1, 2}, {3, 4}}", "note": "extra"}),
+            wrongType=special_value(4, **{"NS.rangeval.location": "3", "NS.rangeval.length": 5}),
+        ))],
+        system_version="17.5", bundle_version="42", timestamp=NSDate(428947518.5), idiom=0)
+
+
 # --- validate/: one clean archive, then one variant per validation rule ---------------------
 # Each variant is clean_archive_parts() plus one change, so a fixture breaks its own rule and no
 # other error-severity rule. The paths reuse TAB, NAV0 and NAV1 from ios8-tabbar.
@@ -1306,6 +1333,7 @@ def well_formed_files():
         "ios7-plain.data": binary(ios7_plain_archive()),
         "values.data": binary(values_archive()),
         "float32.data": float32_file(),
+        "nsvalue.data": binary(nsvalue_archive()),
         "not-restoration.data": keyed_archive_bytes({"root": {"name": "x", "count": 2}}),
         "plain.plist": binary({"CFBundleVersion": "1", "items": [1, 2, 3]}),
         # Enough saved objects for the work that is spread over processors (64 and up).
