@@ -12,7 +12,7 @@ public struct ArchiveDiffer: Sendable {
     }
 
     /// Whether `name` is one of `ignored`, byte for byte.
-    private func isIgnored(_ name: String) -> Bool {
+    func isIgnored(_ name: String) -> Bool {
         !ignored.isEmpty && ignored.containsExactly(name)
     }
 
@@ -41,7 +41,10 @@ public struct ArchiveDiffer: Sendable {
             let budget = outputLimit == .max ? nil : SharedTextBudget(limit: outputLimit, spent: 0)
             var changes = ChangeList(budget: budget)
             metadata(a, b, into: &changes)
-            fields(a.appState, b.appState, object: nil, path: [.key("appState")], into: &changes)
+            compare(a, b) { values in
+                values.fields(TapeObject.State(archive: a.tape.root, positions: a.appStatePositions),
+                              TapeObject.State(archive: b.tape.root, positions: b.appStatePositions), path: [.key("appState")], into: &changes)
+            }
             objects(a, b, into: &changes)
             changes.finish()
             return changes.isFull ? nil : changes.changes
@@ -72,9 +75,13 @@ public struct ArchiveDiffer: Sendable {
         // Class-map entries of objects in both archives are reported with the object.
         let common = Set(a.objects.map(\.identifierPath)).intersection(b.objects.map(\.identifierPath))
         if !isIgnored("restorationClassMap") {
-            for path in orderedUnion(a.restorationClassMap.keys, b.restorationClassMap.keys) where !common.contains(IdentifierPath(path)) {
-                compareScalar(a.restorationClassMap[path].map(ArchiveValue.string), b.restorationClassMap[path].map(ArchiveValue.string),
-                              object: nil, path: [.key("restorationClassMap"), .key(path)], into: &changes)
+            var seen = ExactTextSet()
+            for path in a.restorationClassMap.keys + b.restorationClassMap.keys where seen.insert(path) && !common.contains(IdentifierPath(path)) {
+                let (old, new) = (a.restorationClassMap[path], b.restorationClassMap[path])
+                guard !old.isExactly(new) else { continue }
+                let kind: ArchiveChange.Kind = old == nil ? .added : (new == nil ? .removed : .changed)
+                changes.append(ArchiveChange(kind, identifierPath: nil, path: [.key("restorationClassMap"), .key(path)],
+                                             old: old.map { .value(.string($0)) }, new: new.map { .value(.string($0)) }))
             }
         }
         let (oldPaths, newPaths) = (a.identifierPaths, b.identifierPaths)
@@ -99,14 +106,15 @@ public struct ArchiveDiffer: Sendable {
             oldPaths = Set(a.objects.map(\.identifierPath))
         }) { range in
             var changes = ChangeList(budget: budget)
-            var strings = RepeatedStrings()
-            for index in range where !changes.isFull {
-                let path = a.objects[index].identifierPath
-                guard let newIndex = newObjects[path] else {
-                    changes.append(ArchiveChange(.removed, identifierPath: path.rawValue, path: [], summary: "object removed"))
-                    continue
+            compare(a, b) { values in
+                for index in range where !changes.isFull {
+                    let path = a.objects[index].identifierPath
+                    guard let newIndex = newObjects[path] else {
+                        changes.append(ArchiveChange(.removed, identifierPath: path.rawValue, path: [], summary: "object removed"))
+                        continue
+                    }
+                    values.object(a.objects[index], b.objects[newIndex], into: &changes)
                 }
-                object(a.objects[index], b.objects[newIndex], sharing: &strings, into: &changes)
             }
             changes.finish()
             return changes
@@ -117,137 +125,182 @@ public struct ArchiveDiffer: Sendable {
         }
     }
 
-    /// The changes of one object; its state and views are made into values (their repeated
-    /// strings shared through `strings`) unless their entries are identical on the tapes, and
-    /// dropped after unless a change holds their values.
-    private func object(_ a: RestorationObject, _ b: RestorationObject, sharing strings: inout RepeatedStrings, into changes: inout ChangeList) {
+    /// Calls `body` with a comparer of the values of `a`'s tape with those of `b`'s.
+    private func compare<Result>(_ a: RestorationArchive, _ b: RestorationArchive, object: String? = nil, _ body: (inout TapeValueDiffer) -> Result) -> Result {
+        a.tape.withView { old in
+            b.tape.withView { new in
+                var differ = TapeValueDiffer(differ: self, tapes: (a.tape, b.tape), pair: TapePair(old: old, new: new), object: object)
+                return body(&differ)
+            }
+        }
+    }
+}
+
+/// Compares the values of two tapes for `ArchiveDiffer`, on the tapes (see `TapePair`): values
+/// are made only of what changed.
+private struct TapeValueDiffer {
+    let differ: ArchiveDiffer
+    let tapes: (old: ArchiveTape, new: ArchiveTape)
+    let pair: TapePair
+    /// The identifier path of the object compared; nil for the archive level.
+    var object: String?
+
+    /// The changes of one object. Entries identical on the tapes have equal states and views:
+    /// only the class can differ.
+    mutating func object(_ a: RestorationObject, _ b: RestorationObject, into changes: inout ChangeList) {
         let path = a.identifierPath.rawValue
-        if !isIgnored("restorationClassMap"), !isIgnored("restorationClass"), !a.restorationClass.isExactly(b.restorationClass) {
+        object = path
+        if !differ.isIgnored("restorationClassMap"), !differ.isIgnored("restorationClass"), !a.restorationClass.isExactly(b.restorationClass) {
             let kind: ArchiveChange.Kind = a.restorationClass == nil ? .added : (b.restorationClass == nil ? .removed : .changed)
             changes.append(ArchiveChange(kind, identifierPath: path, path: [.key("restorationClass")],
                 old: a.restorationClass.map { .value(.string($0)) }, new: b.restorationClass.map { .value(.string($0)) },
                 summary: kind == .added ? "restoration class set" : (kind == .removed ? "restoration class removed" : "restoration class changed")))
         }
-        // Identical on the tapes, states and views are equal: only the class can differ.
         if a.hasIdenticalEntry(as: b) { return }
-        let (old, new) = (a.content(sharing: &strings), b.content(sharing: &strings))
-        switch (old, new) {
-        case (let old?, let new?):
-            fields(old.state, new.state, object: path, path: [.key("state")], into: &changes)
+        let (old, new) = (TapeObject(a, in: pair.old), TapeObject(b, in: pair.new))
+        switch (old.state, new.state) {
+        case (let oldState?, let newState?):
+            fields(oldState, newState, path: [.key("state")], into: &changes)
         case (nil, nil):
-            compareScalar(a.undecodedEntry, b.undecodedEntry, object: path, path: [.key("state")], into: &changes)
+            switch (old.entry, new.entry) {
+            case (let oldEntry?, let newEntry?): value(.node(oldEntry), .node(newEntry), path: [.key("state")], into: &changes)
+            case (let oldEntry?, nil): changes.append(ArchiveChange(.removed, identifierPath: path, path: [.key("state")], old: oldValue(.node(oldEntry))))
+            case (nil, let newEntry?): changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("state")], new: newValue(.node(newEntry))))
+            case (nil, nil): break
+            }
         default:
             changes.append(ArchiveChange(.changed, identifierPath: path, path: [.key("state")],
                 old: a.undecodedEntry.map(DiffValue.value), new: b.undecodedEntry.map(DiffValue.value),
-                summary: old == nil ? "state became decodable" : "state is no longer decodable: \(b.stateProblem ?? "")"))
+                summary: old.state == nil ? "state became decodable" : "state is no longer decodable: \(b.stateProblem ?? "")"))
         }
-        let (oldViews, newViews) = (old?.views ?? [], new?.views ?? [])
-        let newByPath = Dictionary(newViews.map { ($0.identifierPath, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldPaths = Set(oldViews.map(\.identifierPath))
-        for view in oldViews {
-            let viewPath = view.identifierPath.rawValue
-            if let other = newByPath[view.identifierPath] {
-                fields(view.state, other.state, object: path, path: [.key("views"), .key(viewPath)], into: &changes)
+        let newByPath = Dictionary(new.views.map { (IdentifierPath(pair.new.string(of: $0.path)), $0.archive) }, uniquingKeysWith: { first, _ in first })
+        var oldPaths = Set<IdentifierPath>()
+        for view in old.views {
+            let viewPath = pair.old.string(of: view.path)
+            oldPaths.insert(IdentifierPath(viewPath))
+            if let other = newByPath[IdentifierPath(viewPath)] {
+                fields(TapeObject.State(whole: view.archive), TapeObject.State(whole: other), path: [.key("views"), .key(viewPath)], into: &changes)
             } else {
                 changes.append(ArchiveChange(.removed, identifierPath: path, path: [.key("views"), .key(viewPath)], summary: "view removed"))
             }
         }
-        for view in newViews where !oldPaths.contains(view.identifierPath) {
-            changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("views"), .key(view.identifierPath.rawValue)], summary: "view added"))
+        for view in new.views {
+            let viewPath = pair.new.string(of: view.path)
+            if !oldPaths.contains(IdentifierPath(viewPath)) {
+                changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("views"), .key(viewPath)], summary: "view added"))
+            }
         }
     }
 
-    // MARK: Values
-
-    private func fields(_ a: ArchiveFields, _ b: ArchiveFields, object: String?, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
+    /// Two sets of string-keyed entries (a state, an archive's keys, an object's fields, a
+    /// dictionary whose keys are all strings), key by key in the order of both.
+    func fields(_ a: TapeObject.State, _ b: TapeObject.State, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
         // The same keys in the same order with equal values, the usual case, differ nowhere:
         // found in one pass, without a union of the keys and a search for each.
-        if a.keys.isExactly(b.keys), a.values == b.values { return }
-        for key in orderedUnion(a.keys, b.keys) where !isIgnored(key) && !changes.isFull {
+        if a.count == b.count, (0..<a.count).allSatisfy({ index in
+            let (x, y) = (a.entry(index, in: pair.old), b.entry(index, in: pair.new))
+            return sameKey(x.key, y.key) && pair.equal(x.value, y.value)
+        }) { return }
+        let (oldKeys, newKeys) = (keys(of: a, in: pair.old), keys(of: b, in: pair.new))
+        let (oldFirst, newFirst) = (firstPositions(oldKeys), firstPositions(newKeys))
+        var seen = ExactTextSet()
+        for key in oldKeys + newKeys where seen.insert(key) && !differ.isIgnored(key) && !changes.isFull {
             let keyPath = path + [.key(key)]
-            switch (a[key], b[key]) {
+            let (old, new) = (oldFirst[ExactText(key)].map { a.entry($0, in: pair.old).value }, newFirst[ExactText(key)].map { b.entry($0, in: pair.new).value })
+            switch (old, new) {
             case (let old?, let new?):
                 if key.isExactly(RestorationKeys.children), let reorder = childrenReordered(old, new) {
-                    changes.append(ArchiveChange(.changed, identifierPath: object, path: keyPath, old: .value(old), new: .value(new), summary: reorder))
+                    changes.append(ArchiveChange(.changed, identifierPath: object, path: keyPath, old: oldValue(old), new: newValue(new), summary: reorder))
                 } else {
-                    value(old, new, object: object, path: keyPath, into: &changes)
+                    value(old, new, path: keyPath, into: &changes)
                 }
             case (let old?, nil):
-                changes.append(ArchiveChange(.removed, identifierPath: object, path: keyPath, old: .value(old)))
+                changes.append(ArchiveChange(.removed, identifierPath: object, path: keyPath, old: oldValue(old)))
             case (nil, let new?):
-                changes.append(ArchiveChange(.added, identifierPath: object, path: keyPath, new: .value(new)))
+                changes.append(ArchiveChange(.added, identifierPath: object, path: keyPath, new: newValue(new)))
             case (nil, nil):
                 break
             }
         }
     }
 
-    private func value(_ a: ArchiveValue, _ b: ArchiveValue, object: String?, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
-        // Exact equality: reals by their bits (see ArchiveValueEquality.swift).
-        if changes.isFull || a == b { return }
+    func value(_ a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
+        if changes.isFull || pair.equal(a, b) { return }
         switch (a, b) {
-        case (.dictionary(let x), .dictionary(let y)):
-            if let old = x.stringKeyed, let new = y.stringKeyed {
-                return fields(old, new, object: object, path: path, into: &changes)
+        case (.node(let x), .node(let y)) where x.kind != .dictionary || y.kind != .dictionary:
+            switch (x.kind, y.kind) {
+            case (.archive, .archive):
+                return fields(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path, into: &changes)
+            case (.array, .array), (.orderedSet, .orderedSet):
+                return elements(x, y, path: path, into: &changes)
+            case (.set, .set):
+                // A set has no order: only its members count.
+                if pair.sameMembers(x, y) { return }
+            default:
+                if x.kind.layout == .object, y.kind.layout == .object, pair.sameClass(x, y) {
+                    return fields(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path, into: &changes)
+                }
             }
-        case (.object(let x), .object(let y)) where x.hasSameClass(as: y):
-            return fields(x.fields, y.fields, object: object, path: path, into: &changes)
-        case (.archive(let x), .archive(let y)):
-            return fields(x.top, y.top, object: object, path: path, into: &changes)
-        case (.array(let x), .array(let y)), (.orderedSet(let x), .orderedSet(let y)):
-            if sameKind(a, b) { return elements(x, y, object: object, path: path, into: &changes) }
-        case (.set(let x), .set(let y)):
-            // A set has no order: only its members count.
-            if multiset(x) == multiset(y) { return }
         default:
-            break
+            // Two dictionaries (a node's entries, or the view data's entries left in a state).
+            if let old = stringKeyed(a, in: pair.old), let new = stringKeyed(b, in: pair.new) {
+                return fields(old, new, path: path, into: &changes)
+            }
         }
-        changes.append(ArchiveChange(.changed, identifierPath: object, path: path, old: .value(a), new: .value(b)))
+        changes.append(ArchiveChange(.changed, identifierPath: object, path: path, old: oldValue(a), new: newValue(b)))
     }
 
-    private func elements(_ a: [ArchiveValue], _ b: [ArchiveValue], object: String?, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
-        for index in 0..<max(a.count, b.count) where !changes.isFull {
+    private func elements(_ a: TapeNode, _ b: TapeNode, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
+        for index in 0..<max(a.memberCount, b.memberCount) where !changes.isFull {
             let elementPath = path + [.index(index)]
-            if index >= b.count {
-                changes.append(ArchiveChange(.removed, identifierPath: object, path: elementPath, old: .value(a[index])))
-            } else if index >= a.count {
-                changes.append(ArchiveChange(.added, identifierPath: object, path: elementPath, new: .value(b[index])))
+            if index >= b.memberCount {
+                changes.append(ArchiveChange(.removed, identifierPath: object, path: elementPath, old: oldValue(.node(pair.old.member(index, of: a)))))
+            } else if index >= a.memberCount {
+                changes.append(ArchiveChange(.added, identifierPath: object, path: elementPath, new: newValue(.node(pair.new.member(index, of: b)))))
             } else {
-                value(a[index], b[index], object: object, path: elementPath, into: &changes)
+                value(.node(pair.old.member(index, of: a)), .node(pair.new.member(index, of: b)), path: elementPath, into: &changes)
             }
         }
     }
 
-    private func compareScalar(_ a: ArchiveValue?, _ b: ArchiveValue?, object: String?, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
-        switch (a, b) {
-        case (let old?, let new?): value(old, new, object: object, path: path, into: &changes)
-        case (let old?, nil): changes.append(ArchiveChange(.removed, identifierPath: object, path: path, old: .value(old)))
-        case (nil, let new?): changes.append(ArchiveChange(.added, identifierPath: object, path: path, new: .value(new)))
-        case (nil, nil): break
+    /// A dictionary's entries as string-keyed fields, or nil when a key is not a string.
+    private func stringKeyed(_ value: TapeValue, in view: TapeView) -> TapeObject.State? {
+        let (dictionary, positions): (TapeNode, [Int]) = switch value {
+        case .entries(let dictionary, let positions): (dictionary, positions)
+        case .node(let node): (node, Array(0..<node.memberCount))
         }
+        guard dictionary.kind == .dictionary, positions.allSatisfy({ view.member($0, of: dictionary).kind == .string }) else { return nil }
+        return TapeObject.State(archive: dictionary, positions: positions)
     }
 
     /// "children reordered" when both lists hold the same children in another order.
-    private func childrenReordered(_ a: ArchiveValue, _ b: ArchiveValue) -> String? {
-        guard case .array(let old) = a, case .array(let new) = b, old != new, multiset(old) == multiset(new) else { return nil }
+    private func childrenReordered(_ a: TapeValue, _ b: TapeValue) -> String? {
+        guard case .node(let old) = a, case .node(let new) = b, old.kind == .array, new.kind == .array,
+              !pair.equal(old, new), pair.sameMembers(old, new) else { return nil }
         return "children reordered"
     }
 
-    private func sameKind(_ a: ArchiveValue, _ b: ArchiveValue) -> Bool {
+    private func sameKey(_ a: TapeNode?, _ b: TapeNode?) -> Bool {
         switch (a, b) {
-        case (.array, .array), (.orderedSet, .orderedSet): true
+        case (nil, nil): true
+        case (let x?, let y?): pair.old.bytes(of: x).hasSameBytes(as: pair.new.bytes(of: y))
         default: false
         }
     }
 
-    private func multiset(_ values: [ArchiveValue]) -> [ArchiveValue: Int] {
-        values.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    private func keys(of state: TapeObject.State, in view: TapeView) -> [String] {
+        (0..<state.count).map { index in state.entry(index, in: view).key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }
     }
 
-    private func orderedUnion(_ a: [String], _ b: [String]) -> [String] {
-        var seen = ExactTextSet()
-        return (a + b).filter { seen.insert($0) }
+    /// Each key's first position, as a lookup finds it.
+    private func firstPositions(_ keys: [String]) -> [ExactText: Int] {
+        var positions: [ExactText: Int] = [:]
+        for (position, key) in keys.enumerated().reversed() { positions[ExactText(key)] = position }
+        return positions
     }
+
+    private func oldValue(_ value: TapeValue) -> DiffValue { .value(tapes.old.value(value)) }
+    private func newValue(_ value: TapeValue) -> DiffValue { .value(tapes.new.value(value)) }
 }
 
 /// The changes found so far, and what the least of their text or JSON takes, counted against

@@ -17,6 +17,17 @@ struct TapeObject {
 
         var count: Int { positions.count + (leftovers == nil ? 0 : 1) }
 
+        /// All the entries of `archive` (an archive, an object or a dictionary node).
+        init(whole archive: TapeNode) {
+            self.init(archive: archive, positions: Array(0..<archive.memberCount))
+        }
+
+        init(archive: TapeNode, positions: [Int], leftovers: (dictionary: TapeNode, positions: [Int])? = nil) {
+            self.archive = archive
+            self.positions = positions
+            self.leftovers = leftovers
+        }
+
         /// Entry `index`: its key (nil for the leftovers', the view data's key) and its value.
         func entry(_ index: Int, in view: TapeView) -> (key: TapeNode?, value: TapeValue) {
             guard index < positions.count else { return (nil, .entries(of: leftovers!.dictionary, positions: leftovers!.positions)) }

@@ -53,9 +53,7 @@ extension ArchiveTape {
             var values = state.positions.map { value(view.value($0, of: state.archive), &strings) }
             if let (dictionary, positions) = state.leftovers {
                 keys.append(RestorationKeys.viewRestorationData)
-                values.append(.dictionary(ArchiveDictionary(entries: positions.map { position in
-                    .init(key: value(view.member(position, of: dictionary), &strings), value: value(view.value(position, of: dictionary), &strings))
-                })))
+                values.append(value(.entries(of: dictionary, positions: positions), &strings))
             }
             let views = onTape.views.map { saved in RestorationView(identifierPath: IdentifierPath(string(saved.path)), state: fields(saved.archive, &strings)) }
             return (ArchiveFields(keys: keys, values: values), views)
@@ -64,6 +62,23 @@ extension ArchiveTape {
 
     private func archive(_ node: TapeNode, _ strings: inout RepeatedStrings) -> KeyedArchive {
         KeyedArchive(top: fields(node, &strings), version: .integer(KeyedArchive.archiverVersion))
+    }
+
+    /// A node's value, or a dictionary of some of a dictionary node's entries.
+    func value(_ value: TapeValue) -> ArchiveValue {
+        var strings = RepeatedStrings()
+        return self.value(value, &strings)
+    }
+
+    private func value(_ value: TapeValue, _ strings: inout RepeatedStrings) -> ArchiveValue {
+        switch value {
+        case .node(let node):
+            return self.value(node, &strings)
+        case .entries(let dictionary, let positions):
+            return .dictionary(ArchiveDictionary(entries: positions.map { position in
+                .init(key: self.value(nodes[dictionary.first + position], &strings), value: self.value(nodes[dictionary.first + dictionary.memberCount + position], &strings))
+            }))
+        }
     }
 
     private func value(_ node: TapeNode, _ strings: inout RepeatedStrings) -> ArchiveValue {

@@ -1,0 +1,130 @@
+/// Views of two tapes, to compare values of the first (`old`) with values of the second (`new`)
+/// without making them: equal here exactly when equal as `ArchiveValue`s (see
+/// ArchiveValueEquality.swift). Strings, data and class names byte for byte, numbers and dates
+/// by their bits; a dictionary's entries, an archive's keys and an object's fields in any order
+/// (as multisets, so that a repeated key still leaves every value equal to itself); arrays and
+/// sets in their order.
+///
+/// Valid only where both views are (see `ArchiveTape.withView(_:)`).
+struct TapePair {
+    let old: TapeView
+    let new: TapeView
+
+    func equal(_ a: TapeValue, _ b: TapeValue) -> Bool {
+        switch (a, b) {
+        case (.node(let x), .node(let y)): equal(x, y)
+        case (.node(let x), .entries(let y, let positions)): x.kind == .dictionary && sameEntries(x, 0..<x.memberCount, y, positions)
+        case (.entries(let x, let positions), .node(let y)): y.kind == .dictionary && sameEntries(x, positions, y, 0..<y.memberCount)
+        case (.entries(let x, let xPositions), .entries(let y, let yPositions)): sameEntries(x, xPositions, y, yPositions)
+        }
+    }
+
+    func equal(_ a: TapeNode, _ b: TapeNode) -> Bool {
+        guard a.kind == b.kind, a.count == b.count else { return false }
+        switch a.kind.layout {
+        case .scalar:
+            guard a.flags.contains(.wide) || b.flags.contains(.wide) else { return a.payload == b.payload }
+            return old.scalar(a) == new.scalar(b)
+        case .bytes:
+            guard old.bytes(of: a).hasSameBytes(as: new.bytes(of: b)) else { return false }
+            return a.kind != .data || old.dataError(a) == new.dataError(b)
+        case .elements, .url:
+            return (0..<a.memberCount).allSatisfy { equal(old.member($0, of: a), new.member($0, of: b)) }
+        case .entries, .fields:
+            return sameEntries(a, 0..<a.memberCount, b, 0..<b.memberCount)
+        case .object:
+            return sameClass(a, b) && sameEntries(a, 0..<a.memberCount, b, 0..<b.memberCount)
+        }
+    }
+
+    /// Whether two objects' classes have the same name, chain and hints.
+    func sameClass(_ a: TapeNode, _ b: TapeNode) -> Bool {
+        let (x, y) = (old.classes[a.classIndex], new.classes[b.classIndex])
+        return x.name.isExactly(y.name) && x.chain.isExactly(y.chain) && x.hints.isExactly(y.hints)
+    }
+
+    /// Whether the members of two element nodes are the same multiset (a set's, or the same
+    /// children in another order).
+    func sameMembers(_ a: TapeNode, _ b: TapeNode) -> Bool {
+        guard a.memberCount == b.memberCount else { return false }
+        var unmatched: [Int: [Int]] = [:]
+        for position in 0..<b.memberCount { unmatched[Self.hash(new.member(position, of: b), in: new), default: []].append(position) }
+        for position in 0..<a.memberCount {
+            let member = old.member(position, of: a)
+            let hash = Self.hash(member, in: old)
+            guard let found = unmatched[hash]?.firstIndex(where: { equal(member, new.member($0, of: b)) }) else { return false }
+            unmatched[hash]!.remove(at: found)
+        }
+        return true
+    }
+
+    /// Whether `a`'s entries at `aPositions` and `b`'s at `bPositions` (of dictionaries,
+    /// archives or objects) are the same key/value pairs: in the same order, the usual case, or
+    /// as multisets.
+    private func sameEntries<A: Collection<Int>, B: Collection<Int>>(_ a: TapeNode, _ aPositions: A, _ b: TapeNode, _ bPositions: B) -> Bool {
+        guard aPositions.count == bPositions.count else { return false }
+        func same(_ x: Int, _ y: Int) -> Bool {
+            equal(old.member(x, of: a), new.member(y, of: b)) && equal(old.value(x, of: a), new.value(y, of: b))
+        }
+        if zip(aPositions, bPositions).allSatisfy(same) { return true }
+        var unmatched: [Int: [Int]] = [:]
+        for position in bPositions { unmatched[Self.entryHash(b, position, in: new), default: []].append(position) }
+        for position in aPositions {
+            let hash = Self.entryHash(a, position, in: old)
+            guard let found = unmatched[hash]?.firstIndex(where: { same(position, $0) }) else { return false }
+            unmatched[hash]!.remove(at: found)
+        }
+        return true
+    }
+
+    // MARK: Hashing
+
+    /// Equal values hash alike on any tape. Two levels deep, as `ArchiveValue.hash` and for its
+    /// reasons: a container's kind, size and the shallow hashes of its members (all of them,
+    /// whatever their order, for unordered ones; the first sixteen of ordered ones), so that
+    /// hashing costs one pass over a container's own members and containers that differ inside
+    /// still hash apart.
+    static func hash(_ node: TapeNode, in view: TapeView) -> Int {
+        var hasher = Hasher()
+        shallowHash(node, in: view, into: &hasher)
+        switch node.kind.layout {
+        case .elements, .url:
+            for position in 0..<min(node.memberCount, 16) { shallowHash(view.member(position, of: node), in: view, into: &hasher) }
+        case .entries, .fields, .object:
+            hasher.combine((0..<node.memberCount).reduce(0) { sum, position in
+                var entry = Hasher()
+                shallowHash(view.member(position, of: node), in: view, into: &entry)
+                shallowHash(view.value(position, of: node), in: view, into: &entry)
+                return sum &+ entry.finalize()
+            })
+        case .scalar, .bytes:
+            break
+        }
+        return hasher.finalize()
+    }
+
+    private static func entryHash(_ node: TapeNode, _ position: Int, in view: TapeView) -> Int {
+        var hasher = Hasher()
+        hasher.combine(hash(view.member(position, of: node), in: view))
+        hasher.combine(hash(view.value(position, of: node), in: view))
+        return hasher.finalize()
+    }
+
+    /// A scalar's whole value, a string's bytes; a container's kind and size (an object's class
+    /// name too), data's length.
+    private static func shallowHash(_ node: TapeNode, in view: TapeView, into hasher: inout Hasher) {
+        hasher.combine(node.kind.rawValue)
+        hasher.combine(node.count)
+        switch node.kind.layout {
+        case .scalar:
+            // An integer by its value, which a wide node may hold as well as a narrow one.
+            if case .integer(let integer)? = view.scalar(node) { hasher.combine(integer) } else { hasher.combine(node.payload) }
+        case .bytes:
+            if node.kind != .data { hasher.combine(bytes: view.bytes(of: node)) }
+        case .object:
+            hasher.combine(view.classes[node.classIndex].name)
+        case .elements, .entries, .fields, .url:
+            break
+        }
+    }
+}
