@@ -73,6 +73,8 @@ final class TapePairTests: XCTestCase {
             (.dictionary(ArchiveDictionary(entries: entries)), .dictionary(ArchiveDictionary(entries: [entries[0], entries[1], entries[0]])), false),
             (object([("x", .integer(1)), ("y", .string("b")), ("x", .integer(2))]), object([("x", .integer(2)), ("x", .integer(1)), ("y", .string("b"))]), true),
             (object([("x", .integer(1))]), object([("x", .float(1))]), false),
+            // The same names in the same order: the values in that order.
+            (object([("x", .integer(1)), ("x", .integer(2))]), object([("x", .integer(2)), ("x", .integer(1))]), false),
             (.array([.integer(1), .integer(2)]), .array([.integer(2), .integer(1)]), false),
             (.set([.integer(1), .integer(2)]), .set([.integer(2), .integer(1)]), false),
             (.integer(Int128(UInt64.max)), .integer(Int128(UInt64.max)), true),

@@ -30,10 +30,12 @@ struct TapePair {
             return a.kind != .data || old.dataError(a) == new.dataError(b)
         case .elements, .url:
             return (0..<a.memberCount).allSatisfy { equal(old.member($0, of: a), new.member($0, of: b)) }
-        case .entries, .fields:
+        case .entries:
             return sameEntries(a, 0..<a.memberCount, b, 0..<b.memberCount)
+        case .fields:
+            return sameFields(a, b)
         case .object:
-            return sameClass(a, b) && sameEntries(a, 0..<a.memberCount, b, 0..<b.memberCount)
+            return sameClass(a, b) && sameFields(a, b)
         }
     }
 
@@ -56,6 +58,17 @@ struct TapePair {
             unmatched[hash]!.remove(at: found)
         }
         return true
+    }
+
+    /// Whether an archive's or object's fields are the same: with the same names in the same
+    /// order, the same values in that order (as `OrderedFields` compares them); otherwise the
+    /// same name/value pairs.
+    private func sameFields(_ a: TapeNode, _ b: TapeNode) -> Bool {
+        let count = a.memberCount
+        guard (0..<count).allSatisfy({ old.bytes(of: old.member($0, of: a)).hasSameBytes(as: new.bytes(of: new.member($0, of: b))) }) else {
+            return sameEntries(a, 0..<count, b, 0..<count)
+        }
+        return (0..<count).allSatisfy { equal(old.value($0, of: a), new.value($0, of: b)) }
     }
 
     /// Whether `a`'s entries at `aPositions` and `b`'s at `bPositions` (of dictionaries,
