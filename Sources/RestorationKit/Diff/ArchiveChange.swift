@@ -18,18 +18,66 @@ public struct ArchiveChange: Hashable, Sendable {
     /// Where in the object (or archive): `["state", "preferences", "theme"]`, `["views", path, key]`,
     /// `["timestamp"]`; empty for a whole object added or removed.
     public var path: [PathComponent]
-    public var old: DiffValue?
-    public var new: DiffValue?
     /// The change in words when a value comparison alone would hide it ("children reordered").
     public var summary: String?
+    /// The value before and after, as given or as `diff` found them on the archives' tapes
+    /// (which a change keeps, as a `RestorationObject` keeps its archive's).
+    var oldSide: ChangeSide?
+    var newSide: ChangeSide?
+
+    public var old: DiffValue? {
+        get { oldSide?.diffValue }
+        set { oldSide = newValue.map(ChangeSide.given) }
+    }
+
+    public var new: DiffValue? {
+        get { newSide?.diffValue }
+        set { newSide = newValue.map(ChangeSide.given) }
+    }
 
     public init(_ kind: Kind, identifierPath: String?, path: [PathComponent], old: DiffValue? = nil, new: DiffValue? = nil, summary: String? = nil) {
+        self.init(kind, identifierPath: identifierPath, path: path, oldSide: old.map(ChangeSide.given), newSide: new.map(ChangeSide.given), summary: summary)
+    }
+
+    init(_ kind: Kind, identifierPath: String?, path: [PathComponent], oldSide: ChangeSide?, newSide: ChangeSide? = nil, summary: String? = nil) {
         self.kind = kind
         self.identifierPath = identifierPath
         self.path = path
-        self.old = old
-        self.new = new
+        self.oldSide = oldSide
+        self.newSide = newSide
         self.summary = summary
+    }
+}
+
+/// A value on one side of a change: given, or a value of an archive's tape, which the text and
+/// JSON write from the tape and a library user reads as a `DiffValue` made when asked.
+enum ChangeSide: Hashable, Sendable {
+    case given(DiffValue)
+    /// Made into a value on a stack of `stackSize` bytes (see `DeepStack.stackSize(for:)`).
+    case onTape(ArchiveTape, TapeValue, stackSize: Int)
+
+    var diffValue: DiffValue {
+        switch self {
+        case .given(let value): value
+        case .onTape(let tape, let value, let stackSize): .value(DeepStack.run(stackSize: stackSize) { tape.value(value) })
+        }
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.diffValue == rhs.diffValue
+    }
+
+    func hash(into hasher: inout Hasher) {
+        diffValue.hash(into: &hasher)
+    }
+
+    /// See `ArchiveChange.minimumSize`.
+    var minimumSize: Int {
+        switch self {
+        case .given(let value): value.minimumSize
+        case .onTape(_, .node(let node), _) where node.kind == .string || node.kind == .reference: 2 + min(node.memberCount, 40)
+        case .onTape: 1
+        }
     }
 }
 
@@ -46,7 +94,7 @@ extension ArchiveChange {
             case .index: size + 11
             }
         }
-        return path + (old?.minimumSize ?? 0) + (new?.minimumSize ?? 0)
+        return path + (oldSide?.minimumSize ?? 0) + (newSide?.minimumSize ?? 0)
     }
 }
 

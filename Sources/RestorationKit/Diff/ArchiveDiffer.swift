@@ -129,7 +129,7 @@ public struct ArchiveDiffer: Sendable {
     private func compare<Result>(_ a: RestorationArchive, _ b: RestorationArchive, object: String? = nil, _ body: (inout TapeValueDiffer) -> Result) -> Result {
         a.tape.withView { old in
             b.tape.withView { new in
-                var differ = TapeValueDiffer(differ: self, tapes: (a.tape, b.tape), pair: TapePair(old: old, new: new), object: object)
+                var differ = TapeValueDiffer(differ: self, tapes: (a.tape, b.tape), pair: TapePair(old: old, new: new), stackSize: Self.stackSize(a, b), object: object)
                 return body(&differ)
             }
         }
@@ -142,6 +142,8 @@ private struct TapeValueDiffer {
     let differ: ArchiveDiffer
     let tapes: (old: ArchiveTape, new: ArchiveTape)
     let pair: TapePair
+    /// What making a value of either tape needs (see `DeepStack.stackSize(for:)`).
+    let stackSize: Int
     /// The identifier path of the object compared; nil for the archive level.
     var object: String?
 
@@ -164,8 +166,8 @@ private struct TapeValueDiffer {
         case (nil, nil):
             switch (old.entry, new.entry) {
             case (let oldEntry?, let newEntry?): value(.node(oldEntry), .node(newEntry), path: [.key("state")], into: &changes)
-            case (let oldEntry?, nil): changes.append(ArchiveChange(.removed, identifierPath: path, path: [.key("state")], old: oldValue(.node(oldEntry))))
-            case (nil, let newEntry?): changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("state")], new: newValue(.node(newEntry))))
+            case (let oldEntry?, nil): changes.append(ArchiveChange(.removed, identifierPath: path, path: [.key("state")], oldSide: oldValue(.node(oldEntry))))
+            case (nil, let newEntry?): changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("state")], oldSide: nil, newSide: newValue(.node(newEntry))))
             case (nil, nil): break
             }
         default:
@@ -202,22 +204,22 @@ private struct TapeValueDiffer {
             return sameKey(x.key, y.key) && pair.equal(x.value, y.value)
         }) { return }
         let (oldKeys, newKeys) = (keys(of: a, in: pair.old), keys(of: b, in: pair.new))
-        let (oldFirst, newFirst) = (firstPositions(oldKeys), firstPositions(newKeys))
+        let (oldFirst, newFirst) = (KeyPositions(oldKeys), KeyPositions(newKeys))
         var seen = ExactTextSet()
         for key in oldKeys + newKeys where seen.insert(key) && !differ.isIgnored(key) && !changes.isFull {
             let keyPath = path + [.key(key)]
-            let (old, new) = (oldFirst[ExactText(key)].map { a.entry($0, in: pair.old).value }, newFirst[ExactText(key)].map { b.entry($0, in: pair.new).value })
+            let (old, new) = (oldFirst[key].map { a.entry($0, in: pair.old).value }, newFirst[key].map { b.entry($0, in: pair.new).value })
             switch (old, new) {
             case (let old?, let new?):
                 if key.isExactly(RestorationKeys.children), let reorder = childrenReordered(old, new) {
-                    changes.append(ArchiveChange(.changed, identifierPath: object, path: keyPath, old: oldValue(old), new: newValue(new), summary: reorder))
+                    changes.append(ArchiveChange(.changed, identifierPath: object, path: keyPath, oldSide: oldValue(old), newSide: newValue(new), summary: reorder))
                 } else {
                     value(old, new, path: keyPath, into: &changes)
                 }
             case (let old?, nil):
-                changes.append(ArchiveChange(.removed, identifierPath: object, path: keyPath, old: oldValue(old)))
+                changes.append(ArchiveChange(.removed, identifierPath: object, path: keyPath, oldSide: oldValue(old)))
             case (nil, let new?):
-                changes.append(ArchiveChange(.added, identifierPath: object, path: keyPath, new: newValue(new)))
+                changes.append(ArchiveChange(.added, identifierPath: object, path: keyPath, oldSide: nil, newSide: newValue(new)))
             case (nil, nil):
                 break
             }
@@ -247,16 +249,16 @@ private struct TapeValueDiffer {
                 return fields(old, new, path: path, into: &changes)
             }
         }
-        changes.append(ArchiveChange(.changed, identifierPath: object, path: path, old: oldValue(a), new: newValue(b)))
+        changes.append(ArchiveChange(.changed, identifierPath: object, path: path, oldSide: oldValue(a), newSide: newValue(b)))
     }
 
     private func elements(_ a: TapeNode, _ b: TapeNode, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
         for index in 0..<max(a.memberCount, b.memberCount) where !changes.isFull {
             let elementPath = path + [.index(index)]
             if index >= b.memberCount {
-                changes.append(ArchiveChange(.removed, identifierPath: object, path: elementPath, old: oldValue(.node(pair.old.member(index, of: a)))))
+                changes.append(ArchiveChange(.removed, identifierPath: object, path: elementPath, oldSide: oldValue(.node(pair.old.member(index, of: a)))))
             } else if index >= a.memberCount {
-                changes.append(ArchiveChange(.added, identifierPath: object, path: elementPath, new: newValue(.node(pair.new.member(index, of: b)))))
+                changes.append(ArchiveChange(.added, identifierPath: object, path: elementPath, oldSide: nil, newSide: newValue(.node(pair.new.member(index, of: b)))))
             } else {
                 value(.node(pair.old.member(index, of: a)), .node(pair.new.member(index, of: b)), path: elementPath, into: &changes)
             }
@@ -292,15 +294,27 @@ private struct TapeValueDiffer {
         (0..<state.count).map { index in state.entry(index, in: view).key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }
     }
 
-    /// Each key's first position, as a lookup finds it.
-    private func firstPositions(_ keys: [String]) -> [ExactText: Int] {
-        var positions: [ExactText: Int] = [:]
-        for (position, key) in keys.enumerated().reversed() { positions[ExactText(key)] = position }
-        return positions
+    private func oldValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.old, value, stackSize: stackSize) }
+    private func newValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.new, value, stackSize: stackSize) }
+}
+
+/// Each key's first position, as a lookup finds it: searched for among a few keys (a state holds
+/// a dozen), looked up in an index among many.
+private struct KeyPositions {
+    let keys: [String]
+    let index: [ExactText: Int]?
+
+    init(_ keys: [String]) {
+        self.keys = keys
+        guard keys.count > 64 else { index = nil; return }
+        var index: [ExactText: Int] = [:]
+        for (position, key) in keys.enumerated().reversed() { index[ExactText(key)] = position }
+        self.index = index
     }
 
-    private func oldValue(_ value: TapeValue) -> DiffValue { .value(tapes.old.value(value)) }
-    private func newValue(_ value: TapeValue) -> DiffValue { .value(tapes.new.value(value)) }
+    subscript(key: String) -> Int? {
+        index.map { $0[ExactText(key)] } ?? keys.firstIndex { $0.isExactly(key) }
+    }
 }
 
 /// The changes found so far, and what the least of their text or JSON takes, counted against

@@ -41,14 +41,18 @@ package struct DiffDocument: JSONRepresentable {
                 }
             })),
         ]
-        if let old = change.old { members.append(("old", node(old))) }
-        if let new = change.new { members.append(("new", node(new))) }
+        if let old = change.oldSide { members.append(("old", node(old))) }
+        if let new = change.newSide { members.append(("new", node(new))) }
         if let summary = change.summary { members.append(("description", .string(summary))) }
         return .object(members)
     }
 
-    private static func node(_ value: DiffValue) -> JSONNode {
-        switch value {
+    private static func node(_ side: ChangeSide) -> JSONNode {
+        guard case .given(let value) = side else {
+            guard case .onTape(let tape, let value, _) = side else { preconditionFailure("a side is given or on a tape") }
+            return .deferred(.onTape(TapeValueReference(tape: tape, value: value)))
+        }
+        return switch value {
         case .value(let archived): JSONArchiveValue(archived).jsonNode
         case .timestamp(let seconds): .timestamp(seconds)
         case .idiom(let idiom): .idiom(idiom)

@@ -43,16 +43,16 @@ package struct DiffTextFormatter: Sendable {
         switch change.kind {
         case .added:
             body = "+ " + place
-            if let new = change.new { body += (place.isEmpty ? "" : ": ") + render(new) }
+            if let new = change.newSide { body += (place.isEmpty ? "" : ": ") + render(new) }
         case .removed:
             body = "- " + place
-            if let old = change.old { body += (place.isEmpty ? "" : ": ") + render(old) }
+            if let old = change.oldSide { body += (place.isEmpty ? "" : ": ") + render(old) }
         case .changed:
             body = "~ " + place + ": "
-            if let summary = change.summary, change.old != nil || change.new != nil {
+            if let summary = change.summary, change.oldSide != nil || change.newSide != nil {
                 body += summary + ": "
             }
-            body += (change.old.map(render) ?? "(none)") + " → " + (change.new.map(render) ?? "(none)")
+            body += (change.oldSide.map(render) ?? "(none)") + " → " + (change.newSide.map(render) ?? "(none)")
         }
         if let summary = change.summary, change.kind != .changed {
             body += (body.hasSuffix(" ") ? "" : " ") + "(" + summary + ")"
@@ -87,7 +87,11 @@ package struct DiffTextFormatter: Sendable {
         return text
     }
 
-    private func render(_ value: DiffValue) -> String {
+    private func render(_ side: ChangeSide) -> String {
+        guard case .given(let value) = side else {
+            guard case .onTape(let tape, .node(let node), _) = side else { return render(.given(side.diffValue)) }
+            return tape.withView { view in TextDumpValues(formatter: TextDumpFormatter(), view: view).compact(node, limit: valueWidth) }.shortened(to: valueWidth)
+        }
         let text: String
         switch value {
         case .value(let archived): text = Self.compact(archived, limit: valueWidth)

@@ -23,6 +23,8 @@ extension JSONNode {
 /// from the nodes of a tape (see `JSONTapeValue`): values are put on a tape of their own first.
 package enum JSONDeferred {
     case value(ArchiveValue)
+    /// A value of an archive's tape (a change `diff` found there).
+    case onTape(TapeValueReference)
     /// An archive's `appState`, as one object, keys as they are, from the archive's tape.
     case appState(RestorationArchive)
     /// An archive's saved objects, as an array, their states and views from the archive's tape.
@@ -40,6 +42,13 @@ package enum JSONDeferred {
         switch self {
         case .value(let value):
             ArchiveTape.withValue(value) { node, view in JSONTapeValue(view: view).write(node, to: &writer) }
+        case .onTape(let reference):
+            reference.tape.withView { view in
+                switch reference.value {
+                case .node(let node): JSONTapeValue(view: view).write(node, to: &writer)
+                case .entries(let dictionary, let positions): JSONTapeValue(view: view).writeDictionary(dictionary, positions: positions, to: &writer)
+                }
+            }
         case .appState(let archive):
             archive.withAppStateOnTape { state, view in JSONTapeValue(view: view).writeState(state, to: &writer) }
         case .savedObjects(let archive):

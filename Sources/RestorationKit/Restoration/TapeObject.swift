@@ -1,8 +1,14 @@
 /// A value on a tape: a node, or some of a dictionary node's entries (a saved object's view data
 /// left in its state, see `TapeObject.State`).
-enum TapeValue {
+enum TapeValue: Sendable {
     case node(TapeNode)
     case entries(of: TapeNode, positions: [Int])
+}
+
+/// A value of an archive's tape, which a document writes from the tape (a change `diff` found).
+package struct TapeValueReference {
+    let tape: ArchiveTape
+    let value: TapeValue
 }
 
 /// A saved object's state and views as nodes of its archive's tape: what the readers of nodes
