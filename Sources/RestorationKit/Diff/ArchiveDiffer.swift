@@ -126,10 +126,10 @@ public struct ArchiveDiffer: Sendable {
     }
 
     /// Calls `body` with a comparer of the values of `a`'s tape with those of `b`'s.
-    private func compare<Result>(_ a: RestorationArchive, _ b: RestorationArchive, object: String? = nil, _ body: (inout TapeValueDiffer) -> Result) -> Result {
+    private func compare<Result>(_ a: RestorationArchive, _ b: RestorationArchive, _ body: (inout TapeValueDiffer) -> Result) -> Result {
         a.tape.withView { old in
             b.tape.withView { new in
-                var differ = TapeValueDiffer(differ: self, tapes: (a.tape, b.tape), pair: TapePair(old: old, new: new), stackSize: Self.stackSize(a, b), object: object)
+                var differ = TapeValueDiffer(differ: self, tapes: (a.tape, b.tape), pair: TapePair(old: old, new: new), stackSize: Self.stackSize(a, b))
                 return body(&differ)
             }
         }
@@ -145,7 +145,7 @@ private struct TapeValueDiffer {
     /// What making a value of either tape needs (see `DeepStack.stackSize(for:)`).
     let stackSize: Int
     /// The identifier path of the object compared; nil for the archive level.
-    var object: String?
+    var object: String? = nil
 
     /// The changes of one object. Entries identical on the tapes have equal states and views:
     /// only the class can differ.

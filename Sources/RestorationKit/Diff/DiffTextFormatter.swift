@@ -90,7 +90,7 @@ package struct DiffTextFormatter: Sendable {
     private func render(_ side: ChangeSide) -> String {
         guard case .given(let value) = side else {
             guard case .onTape(let tape, .node(let node), _) = side else { return render(.given(side.diffValue)) }
-            return tape.withView { view in TextDumpValues(formatter: TextDumpFormatter(), view: view).compact(node, limit: valueWidth) }.shortened(to: valueWidth)
+            return tape.withView { view in TextDumpValues(formatter: TextDumpFormatter(), view: view).compact(node, limit: valueWidth) }
         }
         let text: String
         switch value {
