@@ -32,8 +32,7 @@ extension ArchiveTape {
         case .url:
             return hasIdenticalChildren(node, otherNode, in: other, count: 2)
         case .object:
-            let (own, others) = (classes[node.classIndex], other.classes[otherNode.classIndex])
-            guard own.name.isExactly(others.name), own.chain.isExactly(others.chain), own.hints.isExactly(others.hints) else { return false }
+            guard classes[node.classIndex].isExactly(other.classes[otherNode.classIndex]) else { return false }
             return hasIdenticalChildren(node, otherNode, in: other, count: 2 * node.memberCount)
         }
     }

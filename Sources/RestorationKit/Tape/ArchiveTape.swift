@@ -70,6 +70,11 @@ struct TapeClass: Hashable, Sendable {
     var name: String
     var chain: [String]
     var hints: [String]?
+
+    /// The same name, chain and hints, byte for byte (see `ExactText`).
+    func isExactly(_ other: TapeClass) -> Bool {
+        name.isExactly(other.name) && chain.isExactly(other.chain) && hints.isExactly(other.hints)
+    }
 }
 
 /// What the decoder writes a tape into. Containers are built on `stack`, their children pushed

@@ -41,8 +41,7 @@ struct TapePair {
 
     /// Whether two objects' classes have the same name, chain and hints.
     func sameClass(_ a: TapeNode, _ b: TapeNode) -> Bool {
-        let (x, y) = (old.classes[a.classIndex], new.classes[b.classIndex])
-        return x.name.isExactly(y.name) && x.chain.isExactly(y.chain) && x.hints.isExactly(y.hints)
+        old.classes[a.classIndex].isExactly(new.classes[b.classIndex])
     }
 
     /// Whether the members of two element nodes are the same multiset (a set's, or the same
