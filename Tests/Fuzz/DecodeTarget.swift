@@ -1,8 +1,8 @@
 // libFuzzer target for the whole decode path: property-list reader → keyed-archive decoder (its
 // tape checked node by node) → restoration model → text dump → JSON dump → validate (text and
 // JSON) → diff against a fixed archive, both ways (text and JSON) → tree (text and JSON). The
-// model read from the decoder's tape must give what it gives read from the decoder's values put
-// on a tape of their own (`RestorationArchive(archive:)`, a library user's road). Built by
+// model read from the decoder's tape must give what it gives read from the decoder's values copied
+// to a tape of their own (`RestorationArchive(archive:)`, a library user's road). Built by
 // Tests/Fuzz/run together with the library's sources (see CONTRIBUTING.md); not part of the
 // package.
 
@@ -48,11 +48,8 @@ func exercise(_ bytes: [UInt8]) {
         precondition(tape.wellFormednessProblem == nil, "the tape is not well formed: \(tape.wellFormednessProblem!)")
         let ahead = try? KeyedArchiveDecoder(limits: fuzzLimits).decodeTape(bytes[...], allowsPlain: true)
         precondition(ahead?.wellFormednessProblem == nil, "the tape decoded ahead is not well formed")
-        let materialised = DeepStack.run(stackSize: stackSize) {
-            tape.isPlainPropertyList ? (tape.value(tape.root), ahead.map { $0.value($0.root) })
-                : (ArchiveValue.archive(tape.keyedArchive(concurrently: false, stackSize: stackSize)), ahead.map { .archive($0.keyedArchive(concurrently: true, stackSize: stackSize)) })
-        }
-        precondition(materialised.0 == materialised.1, "decoding nested archives ahead changed the archive")
+        let same = DeepStack.run(stackSize: stackSize) { ahead.map { tape.value(tape.root) == $0.value($0.root) } }
+        precondition(same == true, "decoding nested archives ahead changed the archive")
     }
     guard let archive = try? RestorationArchive.read(bytes: bytes[...], limits: fuzzLimits) else {
         precondition(tape == nil || tape!.isPlainPropertyList, "the model failed on a keyed archive the decoder read")
@@ -63,10 +60,8 @@ func exercise(_ bytes: [UInt8]) {
         return
     }
     guard let tape else { preconditionFailure("the model read a keyed archive the decoder rejects") }
-    // The same archive from the decoder's values, put on a tape of their own.
-    let values = DeepStack.run(stackSize: stackSize) {
-        RestorationArchive(archive: tape.keyedArchive(concurrently: false, stackSize: stackSize), limits: fuzzLimits)
-    }
+    // The same archive from the decoder's values, copied to a tape of their own.
+    let values = DeepStack.run(stackSize: stackSize) { RestorationArchive(archive: tape.keyedArchive, limits: fuzzLimits) }
     DeepStack.run(stackSize: stackSize) {
         let text = TextDumpFormatter().formatBytes(archive, file: "fuzz", outputLimit: .max)!
         precondition(!text.isEmpty, "a decoded archive printed nothing")

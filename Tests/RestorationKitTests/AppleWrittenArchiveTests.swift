@@ -53,15 +53,16 @@ final class AppleWrittenArchiveTests: XCTestCase {
             XCTAssertEqual(try root(name + ".archive"), expected, name)
         }
         for name in ["NSSet-Numbers", "NSMutableSet-Numbers"] {
-            guard case .set(let elements) = try root(name + ".archive") else { return XCTFail("\(name) is a set") }
+            let set = try root(name + ".archive")
+            guard set.kind == .set, let elements = set.elements else { return XCTFail("\(name) is a set") }
             XCTAssertEqual(Set(elements.compactMap(\.integerValue)), Set(1...5), name)
         }
-        guard case .dictionary(let complex) = try root("NSKeyedUnarchiver-ComplexTest.plist") else { return XCTFail("a dictionary") }
+        guard let complex = try root("NSKeyedUnarchiver-ComplexTest.plist").dictionaryValue else { return XCTFail("a dictionary") }
         let entries = Dictionary(uniqueKeysWithValues: complex.entries.compactMap { entry in entry.key.stringValue.map { ($0, entry.value) } })
         XCTAssertEqual(entries["string"], .string("hello"))
         XCTAssertEqual(entries["uuid"], .uuid(withUnsafeBytes(of: UUID(uuidString: "71DC068E-3420-45FF-919E-3A267D55EC22")!.uuid) { Array($0) }))
         XCTAssertEqual(entries["url"], .url(ArchiveURL(base: .url(ArchiveURL(base: .null, relative: "https://www.swift.org")), relative: "index.xml")))
-        guard case .array(let array)? = entries["array"], array.count == 4 else { return XCTFail("array of 4") }
+        guard entries["array"]?.kind == .array, let array = entries["array"]?.elements, array.count == 4 else { return XCTFail("array of 4") }
         XCTAssertEqual(array[1], .string("hello"))
         XCTAssertEqual(array[2], .integer(34545))
         XCTAssertEqual(array[3], .dictionary(ArchiveDictionary(entries: [.init(key: .string("key"), value: .string("val"))])))

@@ -29,7 +29,7 @@ final class ArchiveTapeTests: XCTestCase {
                 decoder.allowsConcurrency = concurrently
                 let tape = try decoder.decodeTape(bytes[...])
                 XCTAssertNil(tape.wellFormednessProblem, name)
-                XCTAssertEqual(tape.keyedArchive(concurrently: concurrently, stackSize: 1 << 24), try decoder.decode(bytes), name)
+                XCTAssertEqual(tape.keyedArchive, try decoder.decode(bytes), name)
             }
         }
     }
@@ -44,7 +44,7 @@ final class ArchiveTapeTests: XCTestCase {
         let ahead = try KeyedArchiveDecoder().decodeTape(bytes[...])
         XCTAssertNil(ahead.wellFormednessProblem)
         XCTAssertEqual(alone.nodes.count, ahead.nodes.count)
-        XCTAssertEqual(ahead.keyedArchive(concurrently: false, stackSize: 1 << 24), alone.keyedArchive(concurrently: false, stackSize: 1 << 24))
+        XCTAssertEqual(ahead.keyedArchive, alone.keyedArchive)
     }
 
     /// A nested archive that many `$top` entries refer to (one `$objects` entry, as
@@ -62,7 +62,7 @@ final class ArchiveTapeTests: XCTestCase {
         let ahead = try KeyedArchiveDecoder().decodeTape(bytes[...])
         XCTAssertEqual(alone.root.memberCount, 200)
         XCTAssertEqual(ahead.nodes.count, alone.nodes.count)
-        XCTAssertEqual(ahead.keyedArchive(concurrently: false, stackSize: 1 << 24), alone.keyedArchive(concurrently: false, stackSize: 1 << 24))
+        XCTAssertEqual(ahead.keyedArchive, alone.keyedArchive)
     }
 
     /// An object referred to twice is decoded once: both references are the same node, whose
@@ -96,7 +96,7 @@ final class ArchiveTapeTests: XCTestCase {
         let xml = try FixtureFiles.bytes("ios8-tabbar.xml")
         let fromXML = try KeyedArchiveDecoder().decodeTape(xml[...])
         XCTAssertFalse(fromXML.nodes.contains { $0.flags.contains(.inSource) })
-        XCTAssertEqual(fromXML.keyedArchive(concurrently: false, stackSize: 1 << 24), tape.keyedArchive(concurrently: false, stackSize: 1 << 24))
+        XCTAssertEqual(fromXML.keyedArchive, tape.keyedArchive)
     }
 
     func testAMalformedTapeIsReported() throws {
@@ -108,30 +108,5 @@ final class ArchiveTapeTests: XCTestCase {
         builder.nodes.append(TapeNode(.array, count: 3, payload: UInt64(tape.nodes.count)))
         XCTAssertNotNil(ArchiveTape(builder, root: tape.root).wellFormednessProblem)
         XCTAssertNotNil(ArchiveTape(builder, root: TapeNode(.object, count: 1, payload: 0)).wellFormednessProblem, "a class the tape does not have")
-    }
-
-    /// Shared strings are the strings their bytes decode to: repeated, colliding in a slot,
-    /// repaired (invalid UTF-8, of the same length as its repair or not), short and long.
-    func testRepeatedStringsAreTheDecodedStrings() {
-        var generator = SystemRandomNumberGenerator()
-        let alphabet: [[UInt8]] = [Array("a".utf8), Array("Z".utf8), Array("é".utf8), Array("😀".utf8), [0xFF], [0xF0, 0x9F, 0x98], [0xC3], [0x00]]
-        let pool: [[UInt8]] = (0..<40).map { _ in
-            (0..<Int.random(in: 10...30, using: &generator)).flatMap { _ in alphabet.randomElement(using: &generator)! }
-        }
-        // Same length, same ends and middle: the same slot, different strings.
-        let alike: [[UInt8]] = (0..<8).map { index in
-            var bytes = Array("UIRestorationStateKeyNumber".utf8)
-            bytes[1 + index] = UInt8(ascii: "0") + UInt8(index)
-            return bytes
-        }
-        var strings = RepeatedStrings()
-        for bytes in alike + alike.reversed() + alike {
-            XCTAssertEqual(bytes.withUnsafeBytes { strings.string($0) }, String(decoding: bytes, as: UTF8.self))
-        }
-        for _ in 0..<20_000 {
-            let bytes = pool.randomElement(using: &generator)!
-            let made = bytes.withUnsafeBytes { strings.string($0) }
-            XCTAssertEqual(Array(made.utf8), Array(String(decoding: bytes, as: UTF8.self).utf8))
-        }
     }
 }

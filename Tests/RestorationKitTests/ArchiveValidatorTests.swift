@@ -165,7 +165,7 @@ final class ArchiveValidatorTests: XCTestCase {
         XCTAssertEqual(list.views.map(\.identifierPath.rawValue), [path + "/TableView"])
         let state = try XCTUnwrap(list.state)
         XCTAssertEqual(state.keys, ["kObjectIsViewControllerKey", "kViewControllerViewWasLoadedKey", "kViewRestorationDataKey"])
-        guard case .dictionary(let second)? = state["kViewRestorationDataKey"] else { return XCTFail("the second view data is not shown") }
+        guard let second = state["kViewRestorationDataKey"]?.dictionaryValue else { return XCTFail("the second view data is not shown") }
         XCTAssertEqual(second.entries.map(\.key), [.string(path + "/Header"), .string(path + "/Footer")])
         let findings = ArchiveValidator().validate(whole)
         XCTAssertEqual(rules(findings), ["error:undecodable-state"])

@@ -58,4 +58,48 @@ final class LibraryAPITests: XCTestCase {
         XCTAssertEqual(invalid.verdict, "invalid (2 errors, 0 warnings)")
         XCTAssertEqual(ArchiveValidator().report(for: try FixtureFiles.archive("validate/clean.data"), strict: true).verdict, "valid (0 errors, 0 warnings)")
     }
+
+    /// A value is a view of its node: reading one does not make what is under it, its members
+    /// are views of the same tape, which the value keeps alive after its archive is gone, and
+    /// it switches one level deep.
+    func testValuesAreViewsOfTheTape() throws {
+        var value: ArchiveValue?
+        do {
+            let archive = try FixtureFiles.archive("values.data")
+            let state = try XCTUnwrap(archive.objects.first { $0.state?["dictStringKeys"] != nil }?.state)
+            value = state["dictStringKeys"]
+            XCTAssertTrue(value!.tape === archive.tape, "a view, not a copy")
+            XCTAssertTrue(value!.dictionaryValue!.entries.allSatisfy { $0.value.tape === archive.tape })
+        }
+        let dictionary = try XCTUnwrap(value)
+        XCTAssertEqual(dictionary.kind, .dictionary)
+        guard case .dictionary(let entries) = dictionary.content else { return XCTFail("a dictionary") }
+        XCTAssertFalse(entries.entries.isEmpty)
+        // A value built from the decoded one's members is equal to it, on a tape of its own.
+        let rebuilt = ArchiveValue.dictionary(ArchiveDictionary(entries: entries.entries.reversed()))
+        XCTAssertFalse(rebuilt.tape === dictionary.tape)
+        XCTAssertEqual(rebuilt, dictionary, "entries in another order")
+        XCTAssertEqual(rebuilt.hashValue, dictionary.hashValue)
+        XCTAssertNotEqual(ArchiveValue.dictionary(ArchiveDictionary(entries: Array(entries.entries.dropFirst()))), dictionary)
+    }
+
+    /// Values built by hand are laid out as the decoder lays them out: an NSValue's fields read
+    /// as the structure, a wide integer and the bytes of data kept.
+    func testBuiltValuesAreDecodedValues() {
+        let point = ArchiveValue.object(ArchiveObject(className: "NSValue", classChain: ["NSValue", "NSObject"],
+                                                      fields: ArchiveFields([("NS.special", .integer(1)), ("NS.pointval", .string("{1, 2}"))])))
+        XCTAssertEqual(point.kind, .special)
+        XCTAssertEqual(point.description, "Point {1, 2}")
+        XCTAssertEqual(point.className, "NSValue")
+        let wide = Int128(Int64.max) * 4 + 3
+        XCTAssertEqual(ArchiveValue.array([.integer(wide), .integer(-wide)]).elements?.map(\.integerValue), [wide, -wide])
+        XCTAssertEqual(ArchiveValue.array([.integer(wide)]), ArchiveValue.array([.integer(wide)]))
+        XCTAssertNotEqual(ArchiveValue.array([.integer(wide)]), ArchiveValue.array([.integer(wide - 1)]))
+        let failed = ArchiveValue.data(ArchiveData(bytes: [0x62, 0x70][...], archiveError: "truncated"))
+        XCTAssertEqual(ArchiveValue.array([failed]).elements?.first?.archiveData, ArchiveData(bytes: [0x62, 0x70][...], archiveError: "truncated"))
+        XCTAssertEqual(ArchiveValue.url(ArchiveURL(base: .null, relative: "a/b")).urlValue?.relative, "a/b")
+        XCTAssertEqual(ArchiveValue.array([.string("x"), .integer(1), .boolean(true)]).description, "[\"x\", 1, true]")
+        XCTAssertEqual(ArchiveValue.cycle(7).cycleValue, 7)
+        XCTAssertEqual(ArchiveValue.float(0.1).floatValue, 0.1)
+    }
 }

@@ -34,7 +34,7 @@ final class MutationTests: XCTestCase {
         var values: [ArchiveValue] = []
         for (key, value) in top.entries {
             keys.append(key)
-            if case .archive = value, archive.identifierPaths.contains(IdentifierPath(key)) {
+            if value.kind == .archive, archive.identifierPaths.contains(IdentifierPath(key)) {
                 values.append(.data(ArchiveData(bytes: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0x00], archiveError: "truncated")))
             } else {
                 values.append(value)

@@ -104,21 +104,19 @@ final class NoFindingWithoutEvidenceTests: XCTestCase {
     }
 
     static func removing(_ key: String, from value: ArchiveValue) -> ArchiveValue {
-        switch value {
-        case .archive(let archive):
+        if let archive = value.archiveValue {
             return .archive(KeyedArchive(top: removing(key, from: archive.top), version: archive.version))
-        case .object(var object):
+        } else if var object = value.objectValue, value.kind == .object {
             object.fields = removing(key, from: object.fields)
             return .object(object)
-        case .dictionary(let dictionary):
+        } else if let dictionary = value.dictionaryValue {
             let entries = dictionary.entries.compactMap { entry -> ArchiveDictionary.Entry? in
                 entry.key == .string(key) ? nil : .init(key: entry.key, value: removing(key, from: entry.value))
             }
             return .dictionary(ArchiveDictionary(entries: entries))
-        case .array(let elements):
+        } else if value.kind == .array, let elements = value.elements {
             return .array(elements.map { removing(key, from: $0) })
-        default:
-            return value
         }
+        return value
     }
 }

@@ -16,7 +16,7 @@ final class SavedStateTests: XCTestCase {
         XCTAssertEqual(activity.activityType, "com.example.notes.viewing")
         XCTAssertEqual(activity.title, "Groceries")
         XCTAssertNil(activity.userInfoProblem)
-        guard case .dictionary(let info)? = activity.userInfo else { return XCTFail("no userInfo: \(String(describing: activity.userInfo))") }
+        guard let info = activity.userInfo?.dictionaryValue else { return XCTFail("no userInfo: \(String(describing: activity.userInfo))") }
         XCTAssertEqual(info["noteID"], .integer(42))
         XCTAssertEqual(info["scrollOffset"], .real(128.5))
         XCTAssertEqual(info["revision"], .integer(Int128(UInt64(1) << 63) + 5), "past Int64")
@@ -204,7 +204,7 @@ final class SavedStateTests: XCTestCase {
         let ciphertext = try encrypted(envelope(nameLength: 9, name: Array("_NSWindow".utf8), archiveLength: 9, archive: Array("bplist00x".utf8)), key: key)
         let records = try read(header(1, UInt32(16 + ciphertext.count)) + ciphertext, keys: [1: key])
         XCTAssertEqual(records.records[0].status, .readable)
-        guard case .data(let data)? = records.records[0].values["rchv"] else { return XCTFail("no data") }
+        guard let data = records.records[0].values["rchv"]?.archiveData else { return XCTFail("no data") }
         XCTAssertNotNil(data.archiveError)
     }
 

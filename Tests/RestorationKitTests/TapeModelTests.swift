@@ -80,10 +80,10 @@ final class TapeModelTests: XCTestCase {
         XCTAssertGreaterThan(changed, 300)
     }
 
-    /// Entries identical on their tapes are equal objects, so `diff` skips them unmade; equal
-    /// objects stored otherwise (dictionaries in another order) are not identical, and are
-    /// compared as values.
-    func testIdenticalEntriesAreEqualObjects() throws {
+    /// Objects are equal when their entries are: the same file as binary and as XML, and
+    /// dictionaries in another order, are equal; objects whose state changed are not. Entries
+    /// identical on their tapes, which `diff` skips unmade, are equal objects.
+    func testEqualEntriesAreEqualObjects() throws {
         func read(_ name: String) throws -> RestorationArchive {
             try RestorationArchive(bytes: FixtureFiles.bytes(name)[...])
         }
@@ -91,9 +91,9 @@ final class TapeModelTests: XCTestCase {
             var found: [String: Bool] = [:]
             for object in a.objects {
                 guard let other = b.object(at: object.identifierPath) else { continue }
-                let same = object.hasIdenticalEntry(as: other)
-                if same { XCTAssertEqual(object, other, object.identifierPath.rawValue) }
-                if object.state != other.state { XCTAssertNotEqual(object, other, object.identifierPath.rawValue) }
+                let same = object == other
+                XCTAssertEqual(same, object.state == other.state && Set(object.views) == Set(other.views), object.identifierPath.rawValue)
+                if object.hasIdenticalEntry(as: other) { XCTAssertTrue(same, object.identifierPath.rawValue) }
                 found[object.identifierPath.lastIdentifier ?? ""] = same
             }
             return found
@@ -106,7 +106,7 @@ final class TapeModelTests: XCTestCase {
         let reordered = (try read("diff/reordered-keys-base.data"), try read("diff/reordered-keys.data"))
         let settings = try XCTUnwrap(reordered.0.objects.first { $0.identifierPath.lastIdentifier == "SettingsViewController" })
         let otherSettings = try XCTUnwrap(reordered.1.objects.first { $0.identifierPath.lastIdentifier == "SettingsViewController" })
-        XCTAssertFalse(settings.hasIdenticalEntry(as: otherSettings))
+        XCTAssertFalse(settings.hasIdenticalEntry(as: otherSettings), "a dictionary's keys are in another order")
         XCTAssertEqual(settings, otherSettings)
     }
 

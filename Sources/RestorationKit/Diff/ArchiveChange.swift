@@ -53,13 +53,12 @@ public struct ArchiveChange: Hashable, Sendable {
 /// JSON write from the tape and a library user reads as a `DiffValue` made when asked.
 enum ChangeSide: Hashable, Sendable {
     case given(DiffValue)
-    /// Made into a value on a stack of `stackSize` bytes (see `DeepStack.stackSize(for:)`).
-    case onTape(ArchiveTape, TapeValue, stackSize: Int)
+    case onTape(ArchiveTape, TapeValue)
 
     var diffValue: DiffValue {
         switch self {
         case .given(let value): value
-        case .onTape(let tape, let value, let stackSize): .value(DeepStack.run(stackSize: stackSize) { tape.value(value) })
+        case .onTape(let tape, let value): .value(tape.value(value))
         }
     }
 
@@ -75,7 +74,7 @@ enum ChangeSide: Hashable, Sendable {
     var minimumSize: Int {
         switch self {
         case .given(let value): value.minimumSize
-        case .onTape(_, .node(let node), _) where node.kind == .string || node.kind == .reference: 2 + min(node.memberCount, 40)
+        case .onTape(_, .node(let node)) where node.kind == .string || node.kind == .reference: 2 + min(node.memberCount, 40)
         case .onTape: 1
         }
     }
@@ -100,11 +99,8 @@ extension ArchiveChange {
 
 extension DiffValue {
     var minimumSize: Int {
-        guard case .value(let value) = self else { return 1 }
-        switch value {
-        case .string(let text), .reference(let text): return 2 + min(text.utf8.count, 40)
-        default: return 1
-        }
+        guard case .value(let value) = self, value.kind == .string || value.kind == .reference else { return 1 }
+        return 2 + min(value.node.memberCount, 40)
     }
 }
 

@@ -129,7 +129,7 @@ public struct ArchiveDiffer: Sendable {
     private func compare<Result>(_ a: RestorationArchive, _ b: RestorationArchive, _ body: (inout TapeValueDiffer) -> Result) -> Result {
         a.tape.withView { old in
             b.tape.withView { new in
-                var differ = TapeValueDiffer(differ: self, tapes: (a.tape, b.tape), pair: TapePair(old: old, new: new), stackSize: Self.stackSize(a, b))
+                var differ = TapeValueDiffer(differ: self, tapes: (a.tape, b.tape), pair: TapePair(old: old, new: new))
                 return body(&differ)
             }
         }
@@ -137,13 +137,11 @@ public struct ArchiveDiffer: Sendable {
 }
 
 /// Compares the values of two tapes for `ArchiveDiffer`, on the tapes (see `TapePair`): values
-/// are made only of what changed.
+/// are made only of what changed, and only when a library user reads a change.
 private struct TapeValueDiffer {
     let differ: ArchiveDiffer
     let tapes: (old: ArchiveTape, new: ArchiveTape)
     let pair: TapePair
-    /// What making a value of either tape needs (see `DeepStack.stackSize(for:)`).
-    let stackSize: Int
     /// The identifier path of the object compared; nil for the archive level.
     var object: String? = nil
 
@@ -294,8 +292,8 @@ private struct TapeValueDiffer {
         (0..<state.count).map { index in state.entry(index, in: view).key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }
     }
 
-    private func oldValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.old, value, stackSize: stackSize) }
-    private func newValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.new, value, stackSize: stackSize) }
+    private func oldValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.old, value) }
+    private func newValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.new, value) }
 }
 
 /// Each key's first position, as a lookup finds it: searched for among a few keys (a state holds

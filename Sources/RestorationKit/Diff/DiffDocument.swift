@@ -49,7 +49,7 @@ package struct DiffDocument: JSONRepresentable {
 
     private static func node(_ side: ChangeSide) -> JSONNode {
         guard case .given(let value) = side else {
-            guard case .onTape(let tape, let value, _) = side else { preconditionFailure("a side is given or on a tape") }
+            guard case .onTape(let tape, let value) = side else { preconditionFailure("a side is given or on a tape") }
             return .deferred(.onTape(TapeValueReference(tape: tape, value: value)))
         }
         return switch value {

@@ -89,7 +89,7 @@ package struct DiffTextFormatter: Sendable {
 
     private func render(_ side: ChangeSide) -> String {
         guard case .given(let value) = side else {
-            guard case .onTape(let tape, .node(let node), _) = side else { return render(.given(side.diffValue)) }
+            guard case .onTape(let tape, .node(let node)) = side else { return render(.given(side.diffValue)) }
             return tape.withView { view in TextDumpValues(formatter: TextDumpFormatter(), view: view).compact(node, limit: valueWidth) }
         }
         let text: String
@@ -104,7 +104,7 @@ package struct DiffTextFormatter: Sendable {
 
     /// A value's compact text (see `TextDumpValues.compact`).
     static func compact(_ value: ArchiveValue, limit: Int) -> String {
-        ArchiveTape.withValue(value) { node, view in TextDumpValues(formatter: TextDumpFormatter(), view: view).compact(node, limit: limit) }
+        value.tape.withView { TextDumpValues(formatter: TextDumpFormatter(), view: $0).compact(value.node, limit: limit) }
     }
 
     private func paint(_ text: String, _ tone: TextStyle.Tone) -> String {

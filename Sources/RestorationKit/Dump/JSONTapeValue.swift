@@ -86,7 +86,7 @@ struct JSONTapeValue {
     static let exactIntegerRange: ClosedRange<Int128> = -(1 << 53)...(1 << 53)
 
     /// A value without bytes or members (see `TapeNode.scalar(wide:)`).
-    private func writeScalar(_ value: ArchiveValue, to writer: inout JSONTextWriter) {
+    private func writeScalar(_ value: TapeScalar, to writer: inout JSONTextWriter) {
         switch value {
         case .boolean(let boolean):
             writer.writeBool(boolean)

@@ -228,9 +228,7 @@ package struct TextDumpFormatter: Sendable {
 
     /// The one-line description of a value, as `dump` writes it.
     func summary(_ value: ArchiveValue) -> String {
-        var builder = TapeBuilder()
-        let node = builder.append(value)
-        return ArchiveTape(builder, root: node).withView { TextDumpValues(formatter: self, view: $0).summary(.node(node)) }
+        value.tape.withView { TextDumpValues(formatter: self, view: $0).summary(.node(value.node)) }
     }
 
     /// A string as a value is written: between double quotes, escaped, its quotes too.

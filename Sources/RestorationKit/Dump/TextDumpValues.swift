@@ -197,7 +197,7 @@ struct TextDumpValues {
         }
     }
 
-    private func writeScalar(_ value: ArchiveValue, into out: inout TextOutput) {
+    private func writeScalar(_ value: TapeScalar, into out: inout TextOutput) {
         switch value {
         case .integer(let integer): out.appendDecimal(integer)
         case .real(let real): out.append(TextDumpFormatter.realText(real))

@@ -41,7 +41,7 @@ package enum JSONDeferred {
     func write(to writer: inout JSONTextWriter) {
         switch self {
         case .value(let value):
-            ArchiveTape.withValue(value) { node, view in JSONTapeValue(view: view).write(node, to: &writer) }
+            value.tape.withView { JSONTapeValue(view: $0).write(value.node, to: &writer) }
         case .onTape(let reference):
             reference.tape.withView { view in
                 switch reference.value {

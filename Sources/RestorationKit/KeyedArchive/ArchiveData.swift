@@ -1,8 +1,6 @@
 /// Bytes from an archive that are not a decodable keyed archive.
 public struct ArchiveData: Hashable, Sendable {
-    /// The bytes: a slice of the file's buffer only while the outer archive of `dump --json` is
-    /// read (its entries are found by offset); decoded values hold copies made from the tape, so
-    /// that a few bytes do not keep the whole file's buffer alive.
+    /// The bytes, copied from the tape.
     public var bytes: ArraySlice<UInt8>
     /// Set when the bytes announce a property list (a `bplist00` or XML header) but could not be
     /// read as a keyed archive: why.

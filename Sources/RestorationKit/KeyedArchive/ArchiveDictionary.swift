@@ -1,7 +1,8 @@
-/// An archived dictionary. Keys may be any value (NSDictionary allows numbers, dates …).
+/// An archived dictionary's entries, in the archive's order. Keys may be any value (NSDictionary
+/// allows numbers, dates …).
 ///
-/// Equality ignores the order of entries, as it does for the dictionary itself.
-public struct ArchiveDictionary: Sendable {
+/// Equality ignores the order of entries, as it does for the dictionary value.
+public struct ArchiveDictionary: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var key: ArchiveValue
         public var value: ArchiveValue
@@ -25,37 +26,22 @@ public struct ArchiveDictionary: Sendable {
         var keys: [String] = []
         keys.reserveCapacity(entries.count)
         for entry in entries {
-            guard case .string(let key) = entry.key else { return nil }
+            guard let key = entry.key.stringValue else { return nil }
             keys.append(key)
         }
         return ArchiveFields(keys: keys, values: entries.map(\.value))
     }
 
+    /// The value of the first entry whose key is the string `key`.
     public subscript(key: String) -> ArchiveValue? {
-        entries.first { $0.key == .string(key) }?.value
+        entries.first { $0.key.stringValue?.isExactly(key) == true }?.value
     }
-}
 
-extension ArchiveDictionary: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        // The same order first: the usual case, linear, and free for the same storage.
-        if lhs.entries == rhs.entries { return true }
-        // Multiset comparison, so duplicate keys in damaged files compare sensibly too.
-        var remaining = [Entry: Int]()
-        for entry in lhs.entries { remaining[entry, default: 0] += 1 }
-        for entry in rhs.entries {
-            guard let count = remaining[entry], count > 0 else { return false }
-            remaining[entry] = count - 1
-        }
-        return true
+        ArchiveValue.dictionary(lhs) == ArchiveValue.dictionary(rhs)
     }
 
-    /// Order-independent, to agree with `==`; values hash shallowly (see `ArchiveValue.hash`).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(count)
-        var combined = 0
-        for entry in entries { combined ^= entry.hashValue }
-        hasher.combine(combined)
+        ArchiveValue.dictionary(self).hash(into: &hasher)
     }
 }

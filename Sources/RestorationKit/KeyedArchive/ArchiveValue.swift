@@ -1,147 +1,255 @@
-/// A decoded keyed-archive value: the typed tree `KeyedArchiveDecoder` builds.
+/// A value of a decoded archive: a thin, copyable view of one node of the tape the decoder
+/// wrote (see docs/design/tape.md), which it keeps alive.
 ///
-/// Foundation's classes become natural values (arrays, dictionaries, dates, URLs …); every
-/// other class becomes an `ArchiveObject` that keeps its class chain and all its fields.
+/// Foundation's classes read as natural values (arrays, dictionaries, dates, URLs …); every
+/// other class is an object that keeps its class chain and all its fields. Members are views
+/// too, made when read: reading a value costs nothing below what is read.
 ///
-/// Only the cases with large payloads are `indirect`: a scalar is stored in place, without a
-/// heap box of its own (an archive holds millions of them).
-public enum ArchiveValue: Sendable {
-    /// `$null`: a nil object.
-    case null
-    case string(String)
-    case integer(Int128)
-    case real(Double)
-    /// A 4-byte real (`encodeFloat:forKey:`), at its own precision.
-    case float(Float)
-    case boolean(Bool)
-    /// Seconds since 2001-01-01T00:00:00Z.
-    case date(Double)
-    indirect case data(ArchiveData)
-    /// NSArray, NSMutableArray, or a plain property-list array.
-    case array([ArchiveValue])
-    /// NSSet, NSMutableSet: the archive's order is kept, equality respects it.
-    case set([ArchiveValue])
-    case orderedSet([ArchiveValue])
-    /// NSDictionary, NSMutableDictionary, or a plain property-list dictionary.
-    case dictionary(ArchiveDictionary)
-    /// NSUUID: 16 bytes.
-    case uuid([UInt8])
-    indirect case url(ArchiveURL)
-    indirect case object(ArchiveObject)
-    /// A `_UIObjectIdentifierPathProxy`: a reference to the object saved under this identifier path.
-    case reference(String)
-    /// NSData that holds a keyed archive, decoded.
-    indirect case archive(KeyedArchive)
-    /// A reference back to an object that is still being decoded (the UID it has in `$objects`).
-    case cycle(UInt64)
+/// Values are built with the static functions named after their kinds (`.string("x")`,
+/// `.array([…])`), which put them on a tape of their own as the decoder would have.
+public struct ArchiveValue: Sendable {
+    public typealias Kind = TapeKind
+
+    let tape: ArchiveTape
+    let node: TapeNode
+
+    init(_ node: TapeNode, on tape: ArchiveTape) {
+        self.tape = tape
+        self.node = node
+    }
+
+    public var kind: Kind { node.kind }
+
+    /// A scalar's value (null, boolean, integer, real, float, date, cycle).
+    private var scalar: TapeScalar? {
+        node.scalar { tape.wideIntegers[$0] }
+    }
+
+    /// The bytes of a string, data, UUID or reference.
+    private var bytes: [UInt8]? {
+        node.kind.layout == .bytes ? tape.withBytes(of: node) { Array($0) } : nil
+    }
+
+    private func member(_ position: Int) -> ArchiveValue {
+        ArchiveValue(tape.nodes[node.first + position], on: tape)
+    }
+
+    public var isNull: Bool { node.kind == .null }
 
     public var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
+        node.kind == .string ? tape.string(node) : nil
     }
 
     public var integerValue: Int128? {
-        if case .integer(let value) = self { return value }
-        return nil
-    }
-
-    public var archiveValue: KeyedArchive? {
-        if case .archive(let value) = self { return value }
+        if case .integer(let value) = scalar { return value }
         return nil
     }
 
     public var boolValue: Bool? {
-        if case .boolean(let value) = self { return value }
+        if case .boolean(let value) = scalar { return value }
         return nil
     }
 
     /// A real number, 8-byte or 4-byte (`encodeFloat:`) alike.
     public var doubleValue: Double? {
-        switch self {
+        switch scalar {
         case .real(let value): value
         case .float(let value): Double(value)
         default: nil
         }
     }
 
+    /// A 4-byte real (`encodeFloat:forKey:`) at its own precision.
+    public var floatValue: Float? {
+        if case .float(let value) = scalar { return value }
+        return nil
+    }
+
     /// A date, in seconds since 2001-01-01T00:00:00Z.
     public var dateValue: Double? {
-        if case .date(let value) = self { return value }
+        if case .date(let value) = scalar { return value }
+        return nil
+    }
+
+    /// The UID in `$objects` of an object that refers back to one still being decoded.
+    public var cycleValue: UInt64? {
+        if case .cycle(let value) = scalar { return value }
         return nil
     }
 
     public var dataValue: ArraySlice<UInt8>? {
-        if case .data(let value) = self { return value.bytes }
-        return nil
+        node.kind == .data ? bytes?[...] : nil
+    }
+
+    /// Data that announced a property list but could not be read as one: the bytes, and why.
+    public var archiveData: ArchiveData? {
+        guard node.kind == .data else { return nil }
+        return ArchiveData(bytes: bytes![...], archiveError: node.flags.contains(.archiveError) ? tape.dataErrors[TapeBytes.Location(node)] : nil)
     }
 
     /// A UUID's 16 bytes.
     public var uuidValue: [UInt8]? {
-        if case .uuid(let value) = self { return value }
-        return nil
+        node.kind == .uuid ? bytes : nil
     }
 
     public var urlValue: ArchiveURL? {
-        if case .url(let value) = self { return value }
-        return nil
+        guard node.kind == .url else { return nil }
+        return ArchiveURL(base: member(1), relative: tape.string(tape.nodes[node.first]))
     }
 
     /// The identifier path an object-identifier proxy refers to.
     public var referenceValue: IdentifierPath? {
-        if case .reference(let path) = self { return IdentifierPath(path) }
-        return nil
+        node.kind == .reference ? IdentifierPath(tape.string(node)) : nil
     }
 
     /// The elements of an array, a set or an ordered set, in the archive's order.
-    public var elements: [ArchiveValue]? {
-        switch self {
-        case .array(let elements), .set(let elements), .orderedSet(let elements): elements
-        default: nil
-        }
+    public var elements: Elements? {
+        node.kind.layout == .elements ? Elements(value: self) : nil
     }
 
+    /// A dictionary's entries in the archive's order; keys may be any value.
     public var dictionaryValue: ArchiveDictionary? {
-        if case .dictionary(let value) = self { return value }
-        return nil
+        guard node.kind == .dictionary else { return nil }
+        return ArchiveDictionary(entries: (0..<node.memberCount).map { .init(key: member($0), value: member(node.memberCount + $0)) })
     }
 
+    /// An object: its class and fields. An NSValue that holds a Foundation structure (`special`)
+    /// is the object it was archived as.
     public var objectValue: ArchiveObject? {
-        if case .object(let value) = self { return value }
-        return nil
+        guard node.kind.layout == .object else { return nil }
+        let objectClass = tape.classes[node.classIndex]
+        return ArchiveObject(className: objectClass.name, classChain: objectClass.chain, classHints: objectClass.hints, fields: namedMembers)
     }
 
-    /// An object's fields, or a dictionary whose keys are all strings, in order (a repeated
-    /// key kept).
+    /// A nested keyed archive's `$top`.
+    public var archiveValue: KeyedArchive? {
+        node.kind == .archive ? KeyedArchive(top: namedMembers, version: .integer(KeyedArchive.archiverVersion)) : nil
+    }
+
+    /// An object's fields, a nested archive's `$top`, or a dictionary whose keys are all
+    /// strings, in order (a repeated key kept).
     public var fields: ArchiveFields? {
-        switch self {
-        case .object(let object): object.fields
-        case .dictionary(let dictionary): dictionary.stringKeyed
-        default: nil
+        switch node.kind.layout {
+        case .object, .fields: return namedMembers
+        case .entries:
+            let keys = (0..<node.memberCount).map { tape.nodes[node.first + $0] }
+            guard keys.allSatisfy({ $0.kind == .string }) else { return nil }
+            return namedMembers
+        default: return nil
         }
     }
 
-    /// A short name of the value's kind, for messages ("a string", "an NSArray").
-    public var kindDescription: String {
-        switch self {
-        case .null: TapeKind.null.valueDescription()
-        case .string: TapeKind.string.valueDescription()
-        case .integer: TapeKind.integer.valueDescription()
-        case .real: TapeKind.real.valueDescription()
-        case .float: TapeKind.float.valueDescription()
-        case .boolean: TapeKind.boolean.valueDescription()
-        case .date: TapeKind.date.valueDescription()
-        case .data: TapeKind.data.valueDescription()
-        case .array: TapeKind.array.valueDescription()
-        case .set: TapeKind.set.valueDescription()
-        case .orderedSet: TapeKind.orderedSet.valueDescription()
-        case .dictionary: TapeKind.dictionary.valueDescription()
-        case .uuid: TapeKind.uuid.valueDescription()
-        case .url: TapeKind.url.valueDescription()
-        case .object(let object): TapeKind.object.valueDescription(className: object.className)
-        case .reference: TapeKind.reference.valueDescription()
-        case .archive: TapeKind.archive.valueDescription()
-        case .cycle: TapeKind.cycle.valueDescription()
+    /// The first field named `key` (see `fields`).
+    public subscript(key: String) -> ArchiveValue? {
+        guard [.object, .fields, .entries].contains(node.kind.layout) else { return nil }
+        var key = key
+        let position = key.withUTF8 { key in
+            (0..<node.memberCount).first { position in
+                let name = tape.nodes[node.first + position]
+                return name.kind == .string && tape.withBytes(of: name) { $0.hasSameBytes(as: UnsafeRawBufferPointer(key)) }
+            }
         }
+        return position.map { member(node.memberCount + $0) }
+    }
+
+    /// The class of an object: `$classname`.
+    public var className: String? {
+        node.kind.layout == .object ? tape.classes[node.classIndex].name : nil
+    }
+
+    private var namedMembers: ArchiveFields {
+        let count = node.memberCount
+        return ArchiveFields(keys: (0..<count).map { tape.string(tape.nodes[node.first + $0]) }, values: (0..<count).map { member(count + $0) })
+    }
+
+    /// The value one level deep, to switch on: its members stay views.
+    public enum Content: Sendable {
+        case null
+        case string(String)
+        case integer(Int128)
+        case real(Double)
+        case float(Float)
+        case boolean(Bool)
+        case date(Double)
+        case data(ArchiveData)
+        case array(Elements)
+        case set(Elements)
+        case orderedSet(Elements)
+        case dictionary(ArchiveDictionary)
+        case uuid([UInt8])
+        case url(ArchiveURL)
+        /// An object; an NSValue holding a Foundation structure is one too (its kind says `special`).
+        case object(ArchiveObject)
+        case reference(String)
+        case archive(KeyedArchive)
+        case cycle(UInt64)
+    }
+
+    public var content: Content {
+        switch scalar {
+        case .null?: return .null
+        case .boolean(let value)?: return .boolean(value)
+        case .integer(let value)?: return .integer(value)
+        case .real(let value)?: return .real(value)
+        case .float(let value)?: return .float(value)
+        case .date(let value)?: return .date(value)
+        case .cycle(let value)?: return .cycle(value)
+        case nil: break
+        }
+        switch node.kind {
+        case .string: return .string(stringValue!)
+        case .reference: return .reference(tape.string(node))
+        case .data: return .data(archiveData!)
+        case .uuid: return .uuid(uuidValue!)
+        case .array: return .array(elements!)
+        case .set: return .set(elements!)
+        case .orderedSet: return .orderedSet(elements!)
+        case .dictionary: return .dictionary(dictionaryValue!)
+        case .url: return .url(urlValue!)
+        case .archive: return .archive(archiveValue!)
+        default: return .object(objectValue!)
+        }
+    }
+
+    /// A short name of the value's kind, for messages ("a string", "an object of class C").
+    public var kindDescription: String {
+        node.kind.valueDescription(className: className ?? "")
+    }
+
+    /// The elements of an array, a set or an ordered set: views, made when read.
+    public struct Elements: RandomAccessCollection, Sendable {
+        let value: ArchiveValue
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { value.node.memberCount }
+
+        public subscript(position: Int) -> ArchiveValue {
+            precondition(indices.contains(position), "index out of range")
+            return value.member(position)
+        }
+    }
+}
+
+extension ArchiveValue: Hashable {
+    /// Exact equality: reals and dates are equal when their bits are, so a NaN equals itself (an
+    /// archive never differs from itself) and -0.0 differs from 0.0 (a value kept exactly is
+    /// compared exactly), and strings are equal when their bytes are (see `ExactText`).
+    /// Dictionaries, an object's fields and an archive's keys compare in any order (see `TapePair`).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.tape.withView { old in rhs.tape.withView { new in TapePair(old: old, new: new).equal(lhs.node, rhs.node) } }
+    }
+
+    /// Two levels deep (see `TapePair.hash`): hashing costs one pass over a container's own
+    /// members, never its whole subtree.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tape.withView { TapePair.hash(node, in: $0) })
+    }
+}
+
+extension ArchiveValue: CustomStringConvertible {
+    /// The value on one line, as `diff` writes it: a container's first members, cut past 4 096 bytes.
+    public var description: String {
+        tape.withView { TextDumpValues(formatter: TextDumpFormatter(), view: $0).compact(node, limit: 4096) }
     }
 }
 

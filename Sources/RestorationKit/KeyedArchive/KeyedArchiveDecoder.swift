@@ -23,7 +23,7 @@ public struct KeyedArchiveDecoder: Sendable {
     public func decode(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> KeyedArchive {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
             var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
-            return try state.decodeFile(bytes).keyedArchive(concurrently: allowsConcurrency, stackSize: DeepStack.stackSize(for: limits))
+            return try state.decodeFile(bytes).keyedArchive
         }
     }
 
@@ -44,7 +44,7 @@ public struct KeyedArchiveDecoder: Sendable {
     public func decode(propertyList: PropertyListValue) throws(ArchiveError) -> KeyedArchive {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
             var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
-            return try state.decodeRoot(FlatPropertyList(propertyList), input: [], inSource: false).keyedArchive(concurrently: allowsConcurrency, stackSize: DeepStack.stackSize(for: limits))
+            return try state.decodeRoot(FlatPropertyList(propertyList), input: [], inSource: false).keyedArchive
         }
     }
 

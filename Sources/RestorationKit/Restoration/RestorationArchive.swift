@@ -37,9 +37,9 @@ public struct RestorationArchive: Hashable, Sendable {
     /// Each `$top` key that appears more than once, with its count (see `repeatedKeys`).
     let repeatedTopKeys: [(key: String, count: Int)]
 
-    /// The decoded archive the model was read from, made from the tape as values.
+    /// The decoded archive the model was read from: its `$top` keys and their values (views).
     public var archive: KeyedArchive {
-        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { tape.keyedArchive(concurrently: true, stackSize: DeepStack.stackSize(for: limits)) }
+        tape.keyedArchive
     }
 
     /// Reads `archive` in UIKit's terms; with `interpret` false (`dump --raw`), or when it is not a
@@ -54,9 +54,8 @@ public struct RestorationArchive: Hashable, Sendable {
     init(tape: ArchiveTape, limits: DecodingLimits, interpret: Bool, allowsConcurrency: Bool = true) {
         self.tape = tape
         self.limits = limits
-        let stackSize = DeepStack.stackSize(for: limits)
-        // `$top`'s keys; a value is made from the tape when the model takes it.
-        var reader = TopReader(tape: tape, stackSize: stackSize)
+        // `$top`'s keys, indexed once; the model takes their values as views.
+        var reader = TopReader(tape: tape)
         let top = reader.keys
         isRestorationArchive = interpret && (top.position(of: RestorationKeys.majorVersion) != nil || top.position(of: RestorationKeys.identifierPaths) != nil)
         kind = isRestorationArchive ? .restorationArchive : .keyedArchive
@@ -79,29 +78,28 @@ public struct RestorationArchive: Hashable, Sendable {
         minorVersion = reader.take(RestorationKeys.minorVersion, as: "an integer") { $0.integerValue }
         bundleVersion = reader.take(RestorationKeys.bundleVersion, as: "a string") { $0.stringValue }
         systemVersion = reader.take(RestorationKeys.systemVersion, as: "a string") { $0.stringValue }
-        timestamp = reader.take(RestorationKeys.timestamp, as: "a date") { value in
-            if case .date(let seconds) = value { return seconds }
-            return nil
-        }
+        timestamp = reader.take(RestorationKeys.timestamp, as: "a date") { $0.dateValue }
         userInterfaceIdiom = reader.take(RestorationKeys.userInterfaceIdiom, as: "an integer") {
             $0.integerValue.map(UserInterfaceIdiom.init(rawValue:))
         }
         let classMap = reader.take(RestorationKeys.classMap, as: "a dictionary of path strings to class-name strings") { value -> OrderedFields<String>? in
             // Keys and names gathered first: the map indexes its tens of thousands of paths once.
-            guard case .dictionary(let dictionary) = value else { return nil }
+            let (map, count) = (value.node, value.node.memberCount)
+            guard map.kind == .dictionary else { return nil }
             var (paths, names) = ([String](), [String]())
-            paths.reserveCapacity(dictionary.count)
-            names.reserveCapacity(dictionary.count)
-            for entry in dictionary.entries {
-                guard case .string(let path) = entry.key, case .string(let name) = entry.value else { return nil }
-                paths.append(path)
-                names.append(name)
+            paths.reserveCapacity(count)
+            names.reserveCapacity(count)
+            for position in 0..<count {
+                let (path, name) = (tape.nodes[map.first + position], tape.nodes[map.first + count + position])
+                guard path.kind == .string, name.kind == .string else { return nil }
+                paths.append(tape.string(path))
+                names.append(tape.string(name))
             }
             return OrderedFields(keys: paths, values: names)
         } ?? .empty
         restorationClassMap = classMap
         identifierPaths = reader.take(RestorationKeys.identifierPaths, as: "an array of path strings") { value in
-            guard case .array(let elements) = value else { return nil }
+            guard value.kind == .array, let elements = value.elements else { return nil }
             let paths = elements.compactMap(\.stringValue)
             guard paths.count == elements.count else { return nil }
             return paths.map(IdentifierPath.init)
@@ -128,10 +126,10 @@ public struct RestorationArchive: Hashable, Sendable {
                 listed.append((path, nil))
             }
         }
-        // Making an object is shallow work, for which a small stack is enough (an entry that is
-        // no archive is made a value on a stack as deep as the limits need: `TapeEntry.value`).
+        // An object is a view of its entry; looking up its class in the map, which hashes its
+        // path, is the work spread over the processors.
         objects = DeepStack.map(listed, concurrently: allowsConcurrency, stackSize: 1 << 20) { path, position in
-            var object = RestorationObject(identifierPath: path, entry: position.map { TapeEntry(tape: tape, node: tape.topNode(at: $0), stackSize: stackSize) })
+            var object = RestorationObject(identifierPath: path, entry: position.map { tape.value(tape.topNode(at: $0)) })
             object.restorationClass = classMap[path.rawValue]
             return object
         }
@@ -194,23 +192,20 @@ private struct TopReader {
     let tape: ArchiveTape
     /// `$top`'s keys, each with its position: what the model looks keys up in.
     let keys: OrderedFields<Int>
-    /// The stack making a value needs.
-    let stackSize: Int
     /// By position.
     var taken: [Bool]
     var notes: [String] = []
 
-    init(tape: ArchiveTape, stackSize: Int) {
+    init(tape: ArchiveTape) {
         self.tape = tape
-        self.stackSize = stackSize
         let (first, count) = (tape.root.first, tape.root.memberCount)
         keys = OrderedFields(keys: (0..<count).map { tape.string(tape.nodes[first + $0]) }, values: Array(0..<count))
         taken = [Bool](repeating: false, count: count)
     }
 
-    /// The value at `position`, made from the tape.
+    /// The value at `position`.
     func value(at position: Int) -> ArchiveValue {
-        DeepStack.run(stackSize: stackSize) { tape.value(tape.topNode(at: position)) }
+        ArchiveValue(tape.topNode(at: position), on: tape)
     }
 
     /// The value of `key` converted by `convert`; a value that does not convert stays in the

@@ -17,23 +17,21 @@ public struct RestorationObject: Hashable, Sendable {
     /// The entry as found when it is not a keyed archive, so that it is still shown.
     public let undecodedEntry: ArchiveValue?
     /// The object's entry in `$top`, on its archive's tape; nil when the archive has none.
-    let entry: TapeEntry?
+    let entry: ArchiveValue?
 
     /// The `$top` keys of the object's own archive, without the views read into `views`.
     /// Nil when the outer archive has no decodable entry for the path (see `stateProblem`).
     public var state: ArchiveFields? {
-        var strings = RepeatedStrings()
-        return content(sharing: &strings)?.state
+        content?.state
     }
 
     /// The views saved under `kViewRestorationDataKey`, in archive order.
     public var views: [RestorationView] {
-        var strings = RepeatedStrings()
-        return content(sharing: &strings)?.views ?? []
+        content?.views ?? []
     }
 
     /// The object at `path` whose `$top` entry is `entry` (nil for none).
-    init(identifierPath: IdentifierPath, entry: TapeEntry?) {
+    init(identifierPath: IdentifierPath, entry: ArchiveValue?) {
         self.identifierPath = identifierPath
         self.entry = entry
         guard let entry else {
@@ -47,53 +45,36 @@ public struct RestorationObject: Hashable, Sendable {
             let error = entry.node.flags.contains(.archiveError) ? entry.tape.dataErrors[TapeBytes.Location(entry.node)] : nil
             stateProblem = error.map { "its entry is data that failed to decode as a keyed archive: \($0)" }
                 ?? "its entry is \(entry.node.memberCount) bytes of data that are not a keyed archive"
-            undecodedEntry = entry.value
+            undecodedEntry = entry
         default:
-            let value = entry.value
-            (stateProblem, undecodedEntry) = ("its entry is \(value.kindDescription), not a keyed archive", value)
+            (stateProblem, undecodedEntry) = ("its entry is \(entry.kindDescription), not a keyed archive", entry)
         }
     }
 
-    /// The state and views as values, their repeated strings shared through `strings`; nil
-    /// without state.
-    func content(sharing strings: inout RepeatedStrings) -> (state: ArchiveFields, views: [RestorationView])? {
+    /// The state and views; nil without state.
+    private var content: (state: ArchiveFields, views: [RestorationView])? {
         guard let entry, entry.node.kind == .archive else { return nil }
-        return DeepStack.run(stackSize: entry.stackSize) { entry.tape.objectContent(splitting: entry.node, sharing: &strings) }
+        return entry.tape.objectContent(splitting: entry.node)
     }
 
     /// Whether this object's entry and `other`'s are identical on their tapes (see
-    /// `ArchiveTape.isIdentical`): their states, views and undecoded entries are then equal,
-    /// and need not be made into values to be compared.
+    /// `ArchiveTape.isIdentical`): `diff` then has nothing to report of them. Equal entries
+    /// may still differ there (a repeated key's values in another order).
     func hasIdenticalEntry(as other: Self) -> Bool {
         guard let entry, let otherEntry = other.entry else { return false }
         return entry.tape.isIdentical(entry.node, to: otherEntry.node, in: otherEntry.tape)
     }
 
+    /// The same path, restoration class and entry: equal entries hold equal states and views
+    /// (the views, an NSDictionary's entries, in any order).
     public static func == (a: Self, b: Self) -> Bool {
-        guard a.identifierPath == b.identifierPath, a.restorationClass == b.restorationClass, a.stateProblem == b.stateProblem,
-              a.undecodedEntry == b.undecodedEntry else { return false }
-        if a.hasIdenticalEntry(as: b) { return true }
-        var strings = RepeatedStrings()
-        let (first, second) = (a.content(sharing: &strings), b.content(sharing: &strings))
-        return first?.state == second?.state && first?.views == second?.views
+        a.identifierPath == b.identifierPath && a.restorationClass.isExactly(b.restorationClass) && a.entry == b.entry
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(identifierPath)
         hasher.combine(restorationClass)
         hasher.combine(stateProblem)
-    }
-}
-
-/// A value of an archive's tape: a saved object's entry.
-struct TapeEntry: Sendable {
-    let tape: ArchiveTape
-    let node: TapeNode
-    /// The stack making it into values needs (see `DeepStack.stackSize(for:)`).
-    let stackSize: Int
-
-    var value: ArchiveValue {
-        DeepStack.run(stackSize: stackSize) { tape.value(node) }
     }
 }
 

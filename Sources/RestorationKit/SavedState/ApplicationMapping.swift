@@ -12,17 +12,15 @@ struct ApplicationMapping: Sendable {
     init?(in directory: String, limits: DecodingLimits) {
         let path = directory + "/" + Self.fileName
         guard DirectoryListing.kind(of: path) != nil,
-              case .array(let members)? = try? SavedStateReading.plainRoot(at: path, limit: min(limits.maxInputBytes, 16 << 20), limits: limits)
+              let root = try? SavedStateReading.plainRoot(at: path, limit: min(limits.maxInputBytes, 16 << 20), limits: limits),
+              root.kind == .array, let members = root.elements
         else { return nil }
         var named: String?
         for member in members {
-            switch member {
-            case .dictionary(let entry):
+            if let entry = member.dictionaryValue {
                 named = Self.identifier(in: entry)
-            case .string(let uuid):
-                if let name = named { apps[uuid] = name }
-                named = nil
-            default:
+            } else {
+                if let uuid = member.stringValue, let name = named { apps[uuid] = name }
                 named = nil
             }
         }
@@ -30,7 +28,7 @@ struct ApplicationMapping: Sendable {
 
     private static func identifier(in entry: ArchiveDictionary) -> String? {
         for (outer, inner) in [("unprotected", "bundleIdentifier"), ("protected", "signingIdentifier"), ("protected", "bundleIdentifier")] {
-            if case .dictionary(let app)? = entry[outer], let name = app[inner]?.stringValue { return name }
+            if let app = entry[outer]?.dictionaryValue, let name = app[inner]?.stringValue { return name }
         }
         return nil
     }

@@ -32,18 +32,18 @@ public struct MacWindowList: Sendable, Hashable {
     /// The list a property list's root value holds, if it is one: an array of dictionaries at
     /// least one of which has `NSWindowID` or `NSDataKey`.
     init?(root: ArchiveValue) {
-        guard case .array(let members) = root else { return nil }
+        guard root.kind == .array, let members = root.elements else { return nil }
         var entries: [Entry] = []
         var others: [(Int, String)] = []
         for (position, member) in members.enumerated() {
-            guard case .dictionary(let dictionary) = member, let fields = dictionary.stringKeyed else {
+            guard member.kind == .dictionary, let fields = member.fields else {
                 others.append((position, member.kindDescription))
                 continue
             }
             var entry = Entry(windowID: fields["NSWindowID"]?.integerValue, dataKey: nil, title: fields["NSTitle"]?.stringValue,
                               isMainMenuBar: fields["NSIsMainMenuBar"] == .boolean(true), isGlobal: fields["NSIsGlobal"] == .boolean(true),
                               fields: fields)
-            if case .data(let data)? = fields["NSDataKey"] { entry.dataKey = Array(data.bytes) }
+            if let data = fields["NSDataKey"]?.dataValue { entry.dataKey = Array(data) }
             entries.append(entry)
         }
         guard entries.contains(where: { $0.fields["NSWindowID"] != nil || $0.fields["NSDataKey"] != nil }) else { return nil }

@@ -38,7 +38,7 @@ package enum SavedStateReading {
         if let list = MacWindowList(root: root) {
             return RestorationArchive.shown(kind: .macWindowList, content: .windowList(list), fields: list.shownFields, notes: list.notes, limits: limits)
         }
-        if let path, isKnownSceneSessionsPath(path), case .dictionary(let dictionary) = root {
+        if let path, isKnownSceneSessionsPath(path), let dictionary = root.dictionaryValue {
             let sessions = dictionary.entries.compactMap(\.key.stringValue)
             let note = "\(SavedStateKind.knownSceneSessions.summary): \(sessions.count) \(sessions.count == 1 ? "session" : "sessions"), keyed by persistent identifier; keyed archives in the values are decoded"
             return RestorationArchive.shown(kind: .knownSceneSessions, content: .knownSceneSessions(sessions), fields: fields(of: root), notes: [note], limits: limits)
@@ -104,8 +104,7 @@ package enum SavedStateReading {
 extension ArchiveValue {
     /// A dictionary's entries as fields, when every key is a string.
     var dictionaryFields: ArchiveFields? {
-        if case .dictionary(let dictionary) = self { return dictionary.stringKeyed }
-        return nil
+        kind == .dictionary ? fields : nil
     }
 }
 

@@ -19,24 +19,24 @@ public struct SceneActivity: Sendable, Hashable {
     /// The activity a plain property list's root holds, if it is one: a dictionary with a key
     /// that starts `CanvasRestorationUserActivity`.
     init?(root: ArchiveValue) {
-        guard case .dictionary(let dictionary) = root,
+        guard let dictionary = root.dictionaryValue,
               dictionary.entries.contains(where: { $0.key.stringValue?.hasPrefix("CanvasRestorationUserActivity") == true })
         else { return nil }
         activityType = dictionary[Self.typeKey]?.stringValue
         title = dictionary[Self.titleKey]?.stringValue
-        switch dictionary[Self.userInfoDataKey] {
-        case .archive(let archive)?:
+        let userInfoData = dictionary[Self.userInfoDataKey]
+        if let archive = userInfoData?.archiveValue {
             if let info = archive.top[Self.userInfoKey] {
                 userInfo = info
             } else {
                 userInfoProblem = "its user-info archive has no \(Self.userInfoKey) in $top (it has \(archive.top.keys.count) other keys)"
             }
-        case .data(let data)?:
+        } else if let data = userInfoData?.archiveData {
             userInfoProblem = data.archiveError.map { "its \(Self.userInfoDataKey) does not decode as a keyed archive: \($0)" }
                 ?? "its \(Self.userInfoDataKey) is \(data.bytes.count) bytes of data that are not a keyed archive"
-        case let other?:
+        } else if let other = userInfoData {
             userInfoProblem = "its \(Self.userInfoDataKey) is \(other.kindDescription), not data"
-        case nil:
+        } else {
             userInfo = dictionary[Self.userInfoKey]
         }
     }

@@ -180,7 +180,7 @@ public struct ArchiveScanner: Sendable {
         return records.records.filter(\.isCurrent).map { record in
             var row = file
             row.window = "window \(record.windowID)"
-            if case .string(let title)? = record.values["rchv"]?.archiveValue?.top["NSTitle"] { row.window! += " " + title }
+            if let title = record.values["rchv"]?.archiveValue?.top["NSTitle"]?.stringValue { row.window! += " " + title }
             let own = findings.filter { $0.key == "window \(record.windowID)" }
             row.errors = own.filter { $0.severity == .error }.count
             row.warnings = own.count - row.errors! + file.sidecarNotes.count

@@ -12,7 +12,7 @@ extension ArchiveTape {
     /// their bits. Values identical here are equal as `ArchiveValue`s; equal values may still
     /// differ here (a dictionary's entries in another order), so a reader that finds them not
     /// identical compares the values themselves. What lets `diff` skip the objects that did not
-    /// change without making them.
+    /// change without walking them.
     func isIdentical(_ node: TapeNode, to otherNode: TapeNode, in other: ArchiveTape) -> Bool {
         guard node.kind == otherNode.kind, node.count == otherNode.count,
               node.flags.subtracting([.inSource, .plain]) == otherNode.flags.subtracting([.inSource, .plain])

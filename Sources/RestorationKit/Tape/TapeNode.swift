@@ -31,7 +31,7 @@ struct TapeNode: Sendable {
     var offset: Int { Int(truncatingIfNeeded: payload) }
 }
 
-enum TapeKind: UInt8, Sendable {
+public enum TapeKind: UInt8, Sendable {
     case null, boolean, integer, real, float, date
     case string, data, uuid, reference
     case array, set, orderedSet

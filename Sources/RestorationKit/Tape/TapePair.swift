@@ -1,7 +1,7 @@
-/// Views of two tapes, to compare values of the first (`old`) with values of the second (`new`)
-/// without making them: equal here exactly when equal as `ArchiveValue`s (see
-/// ArchiveValueEquality.swift). Strings, data and class names byte for byte, numbers and dates
-/// by their bits; a dictionary's entries, an archive's keys and an object's fields in any order
+/// Views of two tapes, to compare values of the first (`old`) with values of the second (`new`):
+/// the one equality of values (`ArchiveValue ==`, `RestorationObject ==`, `diff`), exhaustive
+/// over the layouts. Exact: strings, data and class names byte for byte, numbers and dates by
+/// their bits (a NaN equals itself, -0.0 differs from 0.0); a dictionary's entries, an archive's keys and an object's fields in any order
 /// (as multisets, so that a repeated key still leaves every value equal to itself); arrays and
 /// sets in their order.
 ///
@@ -91,11 +91,11 @@ struct TapePair {
 
     // MARK: Hashing
 
-    /// Equal values hash alike on any tape. Two levels deep, as `ArchiveValue.hash` and for its
-    /// reasons: a container's kind, size and the shallow hashes of its members (all of them,
-    /// whatever their order, for unordered ones; the first sixteen of ordered ones), so that
-    /// hashing costs one pass over a container's own members and containers that differ inside
-    /// still hash apart.
+    /// Equal values hash alike on any tape. Two levels deep: a container's kind, size and the
+    /// shallow hashes of its members (all of them, whatever their order, for unordered ones; the
+    /// first sixteen of ordered ones). Hashing costs one pass over a container's own members,
+    /// never its whole subtree, which hostile sharing makes exponential; containers that differ
+    /// inside still hash apart, so that a set of them is not compared pair by pair.
     static func hash(_ node: TapeNode, in view: TapeView) -> Int {
         var hasher = Hasher()
         shallowHash(node, in: view, into: &hasher)

@@ -67,7 +67,7 @@ struct TapeView {
     }
 
     /// See `TapeNode.scalar(wide:)`.
-    func scalar(_ node: TapeNode) -> ArchiveValue? {
+    func scalar(_ node: TapeNode) -> TapeScalar? {
         node.scalar { wideIntegers[$0] }
     }
 }
@@ -97,7 +97,7 @@ extension TapeNode {
     /// The value of a node of a kind that holds no bytes and no members (null, boolean,
     /// integer, real, float, date, cycle), `wide` giving the tape's wide integers; nil for
     /// another.
-    func scalar(wide: (Int) -> Int128) -> ArchiveValue? {
+    func scalar(wide: (Int) -> Int128) -> TapeScalar? {
         switch kind {
         case .null: .null
         case .boolean: .boolean(payload != 0)
@@ -109,4 +109,15 @@ extension TapeNode {
         default: nil
         }
     }
+}
+
+/// The value of a node laid out as a scalar (`TapeLayout.scalar`).
+enum TapeScalar: Equatable {
+    case null
+    case boolean(Bool)
+    case integer(Int128)
+    case real(Double)
+    case float(Float)
+    case date(Double)
+    case cycle(UInt64)
 }

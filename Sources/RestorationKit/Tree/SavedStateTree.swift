@@ -9,7 +9,7 @@ extension RestorationTree {
         case .windowRecords(let records)?:
             roots = records.records.filter(\.isCurrent).map { record in
                 var label = record.label
-                if case .string(let title)? = record.values["rchv"]?.archiveValue?.top["NSTitle"] { label += " \"\(title)\"" }
+                if let title = record.values["rchv"]?.archiveValue?.top["NSTitle"]?.stringValue { label += " \"\(title)\"" }
                 if record.olderRecords > 0 { label += " (\(record.olderRecords) older \(record.olderRecords == 1 ? "record" : "records"))" }
                 var problem: String?
                 switch record.status {

@@ -43,7 +43,7 @@ enum PathRules {
 
         for (key, value) in archive.appState.entries {
             // A listed path among the other keys is a repeated entry (repeated-top-key).
-            guard case .archive(let nested) = value, !context.listed.contains(key) else { continue }
+            guard let nested = value.archiveValue, !context.listed.contains(key) else { continue }
             let looksLikeObject = nested.top.keys.contains(where: objectKeys.contains)
                 || IdentifierPath(key).parent.map { context.listed.contains($0.rawValue) } == true
             if looksLikeObject {

@@ -210,9 +210,9 @@ enum ReferenceRules {
 
     /// The paths the app state names as first responders, if it names any: the only rule
     /// that reads the views' paths (`ValidationContext.viewPaths`) is theirs.
-    static func firstResponders(of archive: RestorationArchive) -> [ArchiveValue]? {
-        guard case .array(let paths)? = archive.appState[RestorationKeys.firstResponders] else { return nil }
-        return paths
+    static func firstResponders(of archive: RestorationArchive) -> ArchiveValue.Elements? {
+        guard let paths = archive.appState[RestorationKeys.firstResponders], paths.kind == .array else { return nil }
+        return paths.elements
     }
 
     /// A first responder is a saved object or a view of one. A view that wrote no state may
