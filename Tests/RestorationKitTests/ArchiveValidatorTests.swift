@@ -304,4 +304,39 @@ final class ArchiveValidatorTests: XCTestCase {
         // Compared as a whole: a failure would print every finding.
         XCTAssertTrue(diagnostics == inOnePiece, "the findings are not in the order the rules give them")
     }
+
+    /// A value nested 200 000 levels deep, a dangling reference at its bottom, is walked on a
+    /// thread of 256 KiB of stack: the walk keeps its own stack, so `validate` runs on the
+    /// caller's thread whatever nesting the limits allow.
+    func testDeepValuesAreWalkedOnAnOrdinaryStack() throws {
+        var builder = TapeBuilder()
+        var deep = builder.text(.reference, "Gone")
+        for _ in 0..<200_000 {
+            builder.nodes.append(deep)
+            deep = TapeNode(.array, count: 1, payload: UInt64(builder.nodes.count - 1))
+        }
+        let (deepKey, rootPath) = (builder.text(.string, "deep"), builder.text(.string, "Root"))
+        builder.nodes += [deepKey, deep, rootPath]
+        let state = TapeNode(.archive, count: 1, payload: UInt64(builder.nodes.count - 3))
+        let paths = TapeNode(.array, count: 1, payload: UInt64(builder.nodes.count - 1))
+        let (pathsKey, stateKey) = (builder.text(.string, RestorationKeys.identifierPaths), builder.text(.string, "Root"))
+        builder.nodes += [pathsKey, stateKey, paths, state]
+        let root = TapeNode(.archive, count: 2, payload: UInt64(builder.nodes.count - 4))
+        let archive = RestorationArchive(tape: ArchiveTape(builder, root: root), limits: DecodingLimits(maxDepth: 300_000), interpret: true)
+        XCTAssertEqual(archive.objects.map(\.identifierPath.rawValue), ["Root"])
+
+        final class Result: @unchecked Sendable {
+            var findings: [Diagnostic] = []
+            let done = DispatchSemaphore(value: 0)
+        }
+        let result = Result()
+        let thread = Thread {
+            result.findings = ArchiveValidator().validate(archive)
+            result.done.signal()
+        }
+        thread.stackSize = 256 << 10
+        thread.start()
+        result.done.wait()
+        XCTAssertEqual(result.findings.filter { $0.rule == .danglingReference }.map(\.target), ["Gone"], "\(result.findings)")
+    }
 }

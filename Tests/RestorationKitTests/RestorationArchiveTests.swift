@@ -102,19 +102,6 @@ final class RestorationArchiveTests: XCTestCase {
         }
     }
 
-    /// Only the entries at the positions given go: another entry under a repeated key stays.
-    func testRemovingPositionsKeepsTheOtherEntriesUnderARepeatedKey() {
-        for keys in [["a", "b", "a", "c"], ["a", "b", "c"], (0..<100).map { "k\($0 % 90)" }, (0..<100).map { "k\($0)" }] {
-            let fields = OrderedFields(keys: keys, values: Array(keys.indices))
-            for pattern in 0..<20 {
-                let removed = keys.indices.map { ($0 * 7 + pattern) % (pattern % 4 + 2) == 0 }
-                let kept = keys.indices.filter { !removed[$0] }
-                XCTAssertEqual(fields.removing(positions: removed).keys, kept.map { keys[$0] })
-                XCTAssertEqual(fields.removing(positions: removed).values, kept)
-            }
-        }
-    }
-
     func testLongIdentifierPath() throws {
         let archive = try FixtureFiles.archive("hostile/long-path.data")
         XCTAssertEqual(archive.identifierPaths.first?.rawValue.count, 1_000_000)

@@ -74,19 +74,6 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
         return Set(keys.lazy.map(ExactText.init)).count < keys.count
     }
 
-    /// The same fields without the entries at the positions where `removed` is true. A later
-    /// entry under the same key as a removed one stays: a repeated key's other values are kept.
-    func removing(positions removed: [Bool]) -> Self {
-        precondition(removed.count == keys.count, "one flag per entry")
-        var keptKeys: [String] = []
-        var keptValues: [Value] = []
-        for position in keys.indices where !removed[position] {
-            keptKeys.append(keys[position])
-            keptValues.append(values[position])
-        }
-        return Self(keys: keptKeys, values: keptValues)
-    }
-
     /// Without every entry under `key`: one pass, no hashing (it runs once per saved object).
     public func removing(_ key: String) -> Self {
         var keptKeys: [String] = []
@@ -113,11 +100,6 @@ public struct OrderedFields<Value: Hashable & Sendable>: Sendable {
             keptValues.append(values[position])
         }
         return Self(keys: keptKeys, values: keptValues)
-    }
-
-    /// Replaces the value at `position`, its key kept.
-    mutating func replaceValue(at position: Int, with value: Value) {
-        values[position] = value
     }
 
     /// Key/value pairs in file order, a repeated key as often as it is written.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A tape's nodes, bytes and side tables by pointer: what readers that run on several threads at
 /// once hold. Copying it counts no reference: the tape's own reference count is shared by every
 /// thread, and counting it for each node would have them wait on each other.
@@ -48,12 +40,6 @@ struct TapeView {
     /// Whether a string node's bytes are `expected`'s.
     func textEquals(_ node: TapeNode, _ expected: StaticString) -> Bool {
         node.kind == .string && bytes(of: node).hasSameBytes(as: expected.bytes)
-    }
-
-    /// Whether two string nodes hold the same bytes.
-    func sameBytes(_ a: TapeNode, _ b: TapeNode) -> Bool {
-        let (first, second) = (bytes(of: a), bytes(of: b))
-        return first.count == second.count && (first.count == 0 || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
     }
 
     /// Why data flagged `archiveError` could not be read as the property list it announced.

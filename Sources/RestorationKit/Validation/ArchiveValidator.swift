@@ -12,8 +12,8 @@ public struct ArchiveValidator: Sendable {
     /// keyed archive that is no restoration archive has none: no rule applies to it (see
     /// `report(for:)`).
     ///
-    /// Runs on a thread of the library's pool whose stack fits the deepest nesting the limits
-    /// allow (walking values recurses), large archives on all processors; the call waits for it.
+    /// Runs on the calling thread, whatever the nesting (no walk recurses per level); a large
+    /// archive's objects are checked on the other processors too, and the call waits for them.
     public func validate(_ archive: RestorationArchive) -> [Diagnostic] {
         // Without a limit on the messages there is always a list.
         validate(archive, messageLimit: .max)!
@@ -46,9 +46,9 @@ public struct ArchiveValidator: Sendable {
     private func check<Findings: FindingSink>(
         _ archive: RestorationArchive, messageLimit: Int, into: Findings.Type
     ) -> Findings? {
-        // Walking values recurses once per nesting level (see `DeepStack`).
-        let stackSize = DeepStack.stackSize(for: archive.limits)
-        return DeepStack.run(stackSize: stackSize) {
+        // Runs on the calling thread, its parts on the others too; the walk of values keeps its
+        // own stack (`ReferenceScan`), so any nesting takes an ordinary thread's stack.
+        do {
             guard archive.kind != .keyedArchive else { return Findings() }
             guard archive.kind == .restorationArchive || archive.content == nil else {
                 var findings = Findings()
@@ -63,7 +63,7 @@ public struct ArchiveValidator: Sendable {
             // Each object's findings depend on that object and the context alone: parts of the
             // objects are checked apart, on all processors, and their findings join in order,
             // every object's path findings before the reference findings.
-            let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: stackSize) { range in
+            let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: 1 << 20) { range in
                 var part = ObjectFindings<Findings>()
                 // Told when this part counts findings: most objects have none, and asking the
                 // shared count for every object would make the threads wait on each other.

@@ -290,8 +290,10 @@ struct DanglingReferences: ReferenceSink {
     }
 }
 
-/// The references in one value and everything inside it, each reported once: a walk of every
-/// value of every saved object, so it reads the tree directly and allocates only for findings.
+/// The references in one value and everything inside it, each reported once, in the order a
+/// depth-first walk meets them: a walk of every value of every saved object, so it reads the
+/// tape directly and allocates only for findings. Iterative, with a stack of its own that it
+/// keeps from value to value: any nesting the limits allow is walked on an ordinary stack.
 private struct ReferenceScan {
     enum Finding {
         case proxyWithoutPath
@@ -303,6 +305,8 @@ private struct ReferenceScan {
     private(set) var findings: [Finding] = []
     private var sawProxy = false
     private var reported = ExactTextSet()
+    /// The nodes still to visit, the next last.
+    private var pending: [TapeNode] = []
 
     init(saved: ExactTextSet, view: TapeView) {
         self.saved = saved
@@ -325,36 +329,50 @@ private struct ReferenceScan {
     }
 
     mutating func visit(_ node: TapeNode) {
-        let count = node.memberCount
-        switch node.kind.layout {
-        case .scalar:
-            break
-        case .bytes:
-            guard node.kind == .reference else { break }
-            let target = view.string(of: node)
-            if !saved.contains(target), reported.insert(target) {
-                findings.append(.dangling(target))
-            }
-        case .elements:
-            for position in 0..<count { visit(view.member(position, of: node)) }
-        case .entries:
-            visit(node, positions: 0..<count)
-        case .object, .fields:
-            if ReferenceRules.isProxyWithoutPath(node, view), !sawProxy {
-                sawProxy = true
-                findings.append(.proxyWithoutPath)
-            }
-            for position in 0..<count { visit(view.value(position, of: node)) }
-        case .url:
-            visit(view.member(1, of: node))
-        }
+        pending.append(node)
+        walk()
     }
 
     /// A dictionary's entries at `positions`, each key then its value.
-    mutating func visit<Positions: Sequence<Int>>(_ dictionary: TapeNode, positions: Positions) {
+    mutating func visit<Positions: BidirectionalCollection<Int>>(_ dictionary: TapeNode, positions: Positions) {
+        pushEntries(of: dictionary, positions.reversed())
+        walk()
+    }
+
+    /// Visits the pending nodes and what they hold, members in order.
+    private mutating func walk() {
+        while let node = pending.popLast() {
+            let count = node.memberCount
+            switch node.kind.layout {
+            case .scalar:
+                break
+            case .bytes:
+                guard node.kind == .reference else { break }
+                let target = view.string(of: node)
+                if !saved.contains(target), reported.insert(target) {
+                    findings.append(.dangling(target))
+                }
+            case .elements:
+                for position in (0..<count).reversed() { pending.append(view.member(position, of: node)) }
+            case .entries:
+                pushEntries(of: node, (0..<count).reversed())
+            case .object, .fields:
+                if ReferenceRules.isProxyWithoutPath(node, view), !sawProxy {
+                    sawProxy = true
+                    findings.append(.proxyWithoutPath)
+                }
+                for position in (0..<count).reversed() { pending.append(view.value(position, of: node)) }
+            case .url:
+                pending.append(view.member(1, of: node))
+            }
+        }
+    }
+
+    /// Pushes the entries at `positions` (the last to visit first), each value under its key.
+    private mutating func pushEntries<Positions: Sequence<Int>>(of dictionary: TapeNode, _ positions: Positions) {
         for position in positions {
-            visit(view.member(position, of: dictionary))
-            visit(view.value(position, of: dictionary))
+            pending.append(view.value(position, of: dictionary))
+            pending.append(view.member(position, of: dictionary))
         }
     }
 }
