@@ -187,7 +187,8 @@ def saved_state_inputs():
 
 def diff_pairs():
     """name -> (A, B) for diff (class 6): many changes under one long key; a large set whose
-    elements are alike; shared subtrees that differ only at their leaves."""
+    elements are alike; shared subtrees that differ only at their leaves; a deep dictionary
+    that differs only at its bottom."""
     long_key = "L" * 50_000
     pairs = {
         "diff-long-key": (restoration([("Root", {long_key: {"v%d" % i: i for i in range(10000)}})]),
@@ -205,6 +206,13 @@ def diff_pairs():
             top = len(objects) - 1
         state = g.binary(g.keyed_tree({"kViewControllerViewWasLoadedKey": True, "model": g.UID(top)}, objects))
         pairs.setdefault("diff-shared-subtrees", []).append(restoration([("Root", state)]))
+    # A dictionary nested 200 levels deep, the two files differing at its bottom alone (round 3:
+    # each level compared its entry in order and again as a multiset member, 2**200 steps).
+    for leaf in (1, 2):
+        deep = leaf
+        for _ in range(200):
+            deep = {"k": deep}
+        pairs.setdefault("diff-deep-unequal", []).append(restoration([("Root", {"deep": deep})]))
     return pairs
 
 

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import RestorationKit
 
@@ -101,5 +102,38 @@ final class LibraryAPITests: XCTestCase {
         XCTAssertEqual(ArchiveValue.array([.string("x"), .integer(1), .boolean(true)]).description, "[\"x\", 1, true]")
         XCTAssertEqual(ArchiveValue.cycle(7).cycleValue, 7)
         XCTAssertEqual(ArchiveValue.float(0.1).floatValue, 0.1)
+    }
+
+    /// Values 512 levels deep (the default limit) compare on a thread of 512 KiB (a secondary
+    /// thread's on some systems), and in time when they differ at their bottom: a dictionary's
+    /// entry, compared in order and again as a multiset member, would cost 2^512 comparisons
+    /// without the pairs already found unequal; so would a repeated key whose values share
+    /// one container. (Equal values cost what they expand to, shared members once per
+    /// reference, which the decoder's `maxNodes` bounds; these, built by hand, expand to 2^512.)
+    func testDeepValuesCompareOnASmallStackInLinearTime() {
+        func nested(_ leaf: Int128, entries: Int) -> ArchiveValue {
+            var builder = TapeBuilder()
+            var value = builder.integer(leaf)
+            for _ in 0..<DecodingLimits.default.maxDepth {
+                let keys = (0..<entries).map { _ in builder.text(.string, "k") }
+                builder.nodes += keys + Array(repeating: value, count: entries)
+                value = TapeNode(.dictionary, count: entries, payload: UInt64(builder.nodes.count - 2 * entries))
+            }
+            return ArchiveValue(value, on: ArchiveTape(builder, root: value))
+        }
+        final class Result: @unchecked Sendable {
+            var outcomes: [Bool] = []
+            let done = DispatchSemaphore(value: 0)
+        }
+        let result = Result()
+        let values = [1, 2].map { entries in (nested(1, entries: entries), nested(1, entries: entries), nested(2, entries: entries)) }
+        let thread = Thread {
+            for (index, (a, b, c)) in values.enumerated() { result.outcomes += [index > 0 || a == b, a != c, c != a] }
+            result.done.signal()
+        }
+        thread.stackSize = 512 << 10
+        thread.start()
+        XCTAssertEqual(result.done.wait(timeout: .now() + 60), .success, "no answer in a minute")
+        XCTAssertEqual(result.outcomes, Array(repeating: true, count: 6))
     }
 }

@@ -7,7 +7,7 @@ import XCTest
 /// one whose fields are not exactly Foundation's, stays the object it is.
 final class SpecialValueTests: XCTestCase {
     /// The dump text's line for `root` and the JSON of `root`, read from the file's tape and from
-    /// the decoder's values put on a tape of their own (`RestorationArchive(archive:)`), which
+    /// the decoder's values copied to a tape of their own (`RestorationArchive(archive:)`), which
     /// must agree.
     private func shown(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> (text: String, json: String) {
         var results: [(String, String)] = []

@@ -3,7 +3,7 @@ import XCTest
 
 /// `dump --json` writes each saved object's state straight from the decoder's tape
 /// (`JSONTapeValue`); these tests hold that text to the one the archive's values give (the
-/// decoder's `KeyedArchive`, put on a tape of its own by `RestorationArchive(archive:)` and
+/// decoder's `KeyedArchive`, copied to a tape of its own by `RestorationArchive(archive:)` and
 /// written by the same writer), on every input, damaged copies and limits included.
 final class TapeJSONTests: XCTestCase {
     func testEveryInputWritesAsItsValues() throws {

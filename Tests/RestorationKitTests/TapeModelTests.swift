@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 @testable import RestorationKit
 
-/// The model reads its objects and app state from a tape: the decoder's, for a file, or one made
-/// from values, for an archive a library user decoded (`RestorationArchive(archive:)`). Both must
-/// give the same archive, text, findings, trees, JSON and changes.
+/// The model reads its objects and app state from a tape: the decoder's, for a file, or one its
+/// values are copied to, for an archive a library user built (`RestorationArchive(archive:)`,
+/// `TapeBuilder.copy`). Both must give the same archive, text, findings, trees, JSON and changes.
 final class TapeModelTests: XCTestCase {
     /// The text, or nil past `limit` (by default 4 MiB: the amplification fixtures print hundreds
     /// of megabytes, and both ways must refuse them alike).
@@ -14,7 +14,7 @@ final class TapeModelTests: XCTestCase {
         return formatter.formatBytes(archive, file: "f", outputLimit: limit)
     }
 
-    /// The archive of `bytes` read from the decoder's values, put on a tape of their own.
+    /// The archive of `bytes` read from the decoder's values, copied to a tape of their own.
     private func fromValues(_ bytes: [UInt8]) throws -> RestorationArchive {
         RestorationArchive(archive: try KeyedArchiveDecoder().decode(bytes[...]))
     }

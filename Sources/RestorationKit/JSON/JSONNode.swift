@@ -20,7 +20,7 @@ extension JSONNode {
 }
 
 /// Archive content that is encoded only when it is written, straight into the writer's text
-/// from the nodes of a tape (see `JSONTapeValue`): values are put on a tape of their own first.
+/// from the nodes of a tape (see `JSONTapeValue`), a value's own tape included.
 package enum JSONDeferred {
     case value(ArchiveValue)
     /// A value of an archive's tape (a change `diff` found there).

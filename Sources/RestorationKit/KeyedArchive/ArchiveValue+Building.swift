@@ -1,4 +1,4 @@
-/// Values built by a library user or a test: each is put on a tape of its own as the decoder
+/// Values built by a library user or a test: each is written to a tape of its own as the decoder
 /// would have written it (its containers' members in blocks, an object of a Foundation class
 /// mapped to its natural value), the members it is built from copied there.
 extension ArchiveValue {
@@ -97,7 +97,7 @@ extension ArchiveTape {
 extension TapeBuilder {
     /// Appends a copy of `value`'s node and everything under it and returns the copy's node.
     mutating func copy(_ value: ArchiveValue) -> TapeNode {
-        value.tape.withView { copy(value.node, from: $0) }
+        value.withStackForNesting { value.tape.withView { copy(value.node, from: $0) } }
     }
 
     /// Appends a copy of `node` of the tape `view` is of, and everything under it (its bytes,

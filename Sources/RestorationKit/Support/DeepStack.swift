@@ -22,6 +22,9 @@ package enum DeepStack {
     /// level of reading, decoding and printing together, so this leaves a wide margin.
     static let bytesPerLevel = 64 * 1024
 
+    /// The stack of the pool's workers: enough for the deepest nesting the command line accepts.
+    static var largestStackSize: Int { WorkerPool.stackSize }
+
     /// The stack a thread needs to decode and print input within `limits`.
     public static func stackSize(for limits: DecodingLimits) -> Int {
         let levels = limits.maxDepth + 8 * limits.maxArchiveDepth

@@ -5,10 +5,15 @@
 /// (as multisets, so that a repeated key still leaves every value equal to itself); arrays and
 /// sets in their order.
 ///
-/// Valid only where both views are (see `ArchiveTape.withView(_:)`).
+/// Valid only where both views are (see `ArchiveTape.withView(_:)`), on one thread at a time.
 struct TapePair {
     let old: TapeView
     let new: TapeView
+    /// The containers found unequal, which matching members as multisets does not compare again:
+    /// a dictionary's entry is compared in order first, and again as a candidate when that fails,
+    /// so without this a value nested d levels deep that differs at its bottom would cost 2^d
+    /// comparisons.
+    let unequal = UnequalContainers()
 
     func equal(_ a: TapeValue, _ b: TapeValue) -> Bool {
         switch (a, b) {
@@ -28,15 +33,25 @@ struct TapePair {
         case .bytes:
             guard old.bytes(of: a).hasSameBytes(as: new.bytes(of: b)) else { return false }
             return a.kind != .data || old.dataError(a) == new.dataError(b)
-        case .elements, .url:
-            return (0..<a.memberCount).allSatisfy { equal(old.member($0, of: a), new.member($0, of: b)) }
-        case .entries:
-            return sameEntries(a, 0..<a.memberCount, b, 0..<b.memberCount)
-        case .fields:
-            return sameFields(a, b)
-        case .object:
-            return sameClass(a, b) && sameFields(a, b)
+        case .elements, .url, .entries, .fields, .object:
+            let same = sameContainers(a, b)
+            if !same { unequal.insert(a, b) }
+            return same
         }
+    }
+
+    private func sameContainers(_ a: TapeNode, _ b: TapeNode) -> Bool {
+        switch a.kind.layout {
+        case .entries: sameEntries(a, 0..<a.memberCount, b, 0..<b.memberCount)
+        case .fields: sameFields(a, b)
+        case .object: sameClass(a, b) && sameFields(a, b)
+        default: (0..<a.memberCount).allSatisfy { equal(old.member($0, of: a), new.member($0, of: b)) }
+        }
+    }
+
+    /// Whether `a` and `b` may be equal: not already found unequal. For matching candidates.
+    private func mayBeEqual(_ a: TapeNode, _ b: TapeNode) -> Bool {
+        !unequal.contains(a, b)
     }
 
     /// Whether two objects' classes have the same name, chain and hints.
@@ -53,7 +68,7 @@ struct TapePair {
         for position in 0..<a.memberCount {
             let member = old.member(position, of: a)
             let hash = Self.hash(member, in: old)
-            guard let found = unmatched[hash]?.firstIndex(where: { equal(member, new.member($0, of: b)) }) else { return false }
+            guard let found = unmatched[hash]?.firstIndex(where: { mayBeEqual(member, new.member($0, of: b)) && equal(member, new.member($0, of: b)) }) else { return false }
             unmatched[hash]!.remove(at: found)
         }
         return true
@@ -78,12 +93,15 @@ struct TapePair {
         func same(_ x: Int, _ y: Int) -> Bool {
             equal(old.member(x, of: a), new.member(y, of: b)) && equal(old.value(x, of: a), new.value(y, of: b))
         }
+        func mayBeSame(_ x: Int, _ y: Int) -> Bool {
+            mayBeEqual(old.member(x, of: a), new.member(y, of: b)) && mayBeEqual(old.value(x, of: a), new.value(y, of: b)) && same(x, y)
+        }
         if zip(aPositions, bPositions).allSatisfy(same) { return true }
         var unmatched: [Int: [Int]] = [:]
         for position in bPositions { unmatched[Self.entryHash(b, position, in: new), default: []].append(position) }
         for position in aPositions {
             let hash = Self.entryHash(a, position, in: old)
-            guard let found = unmatched[hash]?.firstIndex(where: { same(position, $0) }) else { return false }
+            guard let found = unmatched[hash]?.firstIndex(where: { mayBeSame(position, $0) }) else { return false }
             unmatched[hash]!.remove(at: found)
         }
         return true
@@ -138,5 +156,32 @@ struct TapePair {
         case .elements, .entries, .fields, .url:
             break
         }
+    }
+}
+
+/// Pairs of container nodes (of `TapePair`'s old and new tape) found unequal. A container's
+/// node names its block, which every copy of a shared container shares: a pair found unequal
+/// once is known unequal wherever it is met again.
+final class UnequalContainers {
+    private struct Pair: Hashable {
+        let old: UInt64
+        let new: UInt64
+        let shape: UInt64
+    }
+
+    private var pairs = Set<Pair>()
+
+    private static func pair(_ a: TapeNode, _ b: TapeNode) -> Pair {
+        Pair(old: a.payload, new: b.payload, shape: UInt64(a.kind.rawValue) << 40 | UInt64(b.kind.rawValue) << 32 | UInt64(a.count))
+    }
+
+    func insert(_ a: TapeNode, _ b: TapeNode) {
+        pairs.insert(Self.pair(a, b))
+    }
+
+    /// Whether `a` and `b` were found unequal; false for nodes that are no containers.
+    func contains(_ a: TapeNode, _ b: TapeNode) -> Bool {
+        guard !pairs.isEmpty, a.kind.layout != .scalar, a.kind.layout != .bytes else { return false }
+        return pairs.contains(Self.pair(a, b))
     }
 }
