@@ -6,7 +6,7 @@
 /// too, made when read: reading a value costs nothing below what is read.
 ///
 /// Values are built with the static functions named after their kinds (`.string("x")`,
-/// `.array([…])`), which put them on a tape of their own as the decoder would have.
+/// `.array([…])`), which write them to a tape of their own as the decoder would have.
 public struct ArchiveValue: Sendable {
     public typealias Kind = TapeKind
 
@@ -81,7 +81,8 @@ public struct ArchiveValue: Sendable {
         node.kind == .data ? bytes?[...] : nil
     }
 
-    /// Data that announced a property list but could not be read as one: the bytes, and why.
+    /// Data: its bytes and, when they announced a property list that could not be read as a
+    /// keyed archive, why.
     public var archiveData: ArchiveData? {
         guard node.kind == .data else { return nil }
         return ArchiveData(bytes: bytes![...], archiveError: node.flags.contains(.archiveError) ? tape.dataErrors[TapeBytes.Location(node)] : nil)
