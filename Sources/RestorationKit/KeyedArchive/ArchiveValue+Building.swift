@@ -104,7 +104,6 @@ extension TapeBuilder {
     /// wide integer, class and data error too), and returns the copy's node.
     mutating func copy(_ node: TapeNode, from view: TapeView) -> TapeNode {
         var copied = node
-        let members: Int
         switch node.kind.layout {
         case .scalar:
             return node.flags.contains(.wide) ? integer(view.wideIntegers[node.offset]) : node
@@ -113,12 +112,11 @@ extension TapeBuilder {
             copied.flags = node.flags.subtracting(.inSource)
             if let reason = view.dataError(node) { dataErrors[TapeBytes.Location(copied)] = reason }
             return copied
-        case .elements: members = node.memberCount
-        case .url: members = 2
-        case .entries, .fields, .object: members = 2 * node.memberCount
+        case .elements, .url, .entries, .fields, .object:
+            break
         }
         let mark = stack.count
-        for position in 0..<members {
+        for position in 0..<node.blockSize {
             let member = copy(view.nodes[node.first + position], from: view)
             stack.append(member)
         }

@@ -282,16 +282,10 @@ extension ArchiveValue {
             }
             var visited = Set<Visit>()
             while let (node, level) = pending.popLast() {
-                let members: Int
-                switch node.kind.layout {
-                case .scalar, .bytes: continue
-                case .elements: members = node.memberCount
-                case .url: members = 2
-                case .entries, .fields, .object: members = 2 * node.memberCount
-                }
+                guard node.kind.layout != .scalar, node.kind.layout != .bytes else { continue }
                 guard level < bound else { return true }
                 guard visited.insert(Visit(block: node.payload, level: level)).inserted else { continue }
-                for position in 0..<members { pending.append((view.nodes[node.first + position], level + 1)) }
+                for position in 0..<node.blockSize { pending.append((view.nodes[node.first + position], level + 1)) }
             }
             return false
         }

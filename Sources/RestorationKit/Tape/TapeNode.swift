@@ -29,6 +29,16 @@ struct TapeNode: Sendable {
     var classIndex: Int { Int(truncatingIfNeeded: payload >> 32) }
     /// Strings, data, UUIDs and references: where the bytes start.
     var offset: Int { Int(truncatingIfNeeded: payload) }
+    /// How many nodes a container's block holds (its elements, or its keys then its values); 0
+    /// for a node without members.
+    var blockSize: Int {
+        switch kind.layout {
+        case .scalar, .bytes: 0
+        case .elements: memberCount
+        case .url: 2
+        case .entries, .fields, .object: 2 * memberCount
+        }
+    }
 }
 
 public enum TapeKind: UInt8, Sendable {
