@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import RestorationKit
 
@@ -137,21 +138,17 @@ final class RestorationTreeTests: XCTestCase {
     /// A node's marks, in the text and in the graphs: those that apply, in this order, between
     /// parentheses, views by their last identifier (escaped), or the whole path without one.
     func testMarksInTextAndGraphs() {
-        func node(_ label: String, presented: Bool, selected: Bool, views: [String]) -> RestorationTree.Node {
-            RestorationTree.Node(identifierPath: IdentifierPath("Root/" + label), label: label, restorationClass: nil,
-                                 views: views.map(IdentifierPath.init), presented: presented, selected: selected,
-                                 stateProblem: nil, dangling: [], children: [])
+        func line(_ label: String, presented: Bool, selected: Bool, views: [String]) -> RestorationTree.Line {
+            RestorationTree.Line(identifierPath: IdentifierPath("Root/" + label), label: label,
+                                 views: views.map(IdentifierPath.init), presented: presented, selected: selected)
         }
-        let children = [
-            node("All", presented: true, selected: true, views: ["Root/All/Table", "Root/All/:[1]:/Odd\u{7}"]),
-            node("Selected", presented: false, selected: true, views: ["Root/Selected/Map"]),
-            node("Views", presented: false, selected: false, views: [":[2]:"]),
-            node("Plain", presented: false, selected: false, views: []),
-        ]
-        var root = node("Root", presented: false, selected: false, views: [])
-        root.label = "Root"
-        root.children = children
-        let tree = RestorationTree(roots: [root], appDangling: [])
+        let tree = RestorationTree(depthFirst: [
+            (RestorationTree.Line(identifierPath: IdentifierPath("Root"), label: "Root"), 0),
+            (line("All", presented: true, selected: true, views: ["Root/All/Table", "Root/All/:[1]:/Odd\u{7}"]), 1),
+            (line("Selected", presented: false, selected: true, views: ["Root/Selected/Map"]), 1),
+            (line("Views", presented: false, selected: false, views: [":[2]:"]), 1),
+            (line("Plain", presented: false, selected: false, views: []), 1),
+        ])
         XCTAssertEqual(TreeTextFormatter().format(tree), """
             Root
             ├── All  (presented; selected; views: Table, Odd\\u{7})
@@ -166,5 +163,40 @@ final class RestorationTreeTests: XCTestCase {
         XCTAssertTrue(graph.contains("(selected; views: Map)"), graph)
         XCTAssertTrue(graph.contains("(views: :[2]:)"), graph)
         XCTAssertEqual(graph.components(separatedBy: "(").count, 4, graph)
+    }
+
+    /// A tree is built, walked, drawn and freed without recursing, so a tree as deep as its
+    /// paths needs no large stack: here 100 000 levels on a 256 KiB thread (drawn as a graph:
+    /// the text tree's branches grow with the depth), and 2 000 drawn as text.
+    func testDeepTreesNeedNoLargeStack() {
+        final class Result: @unchecked Sendable {
+            var depth = 0
+            var graphLines = 0
+            var textLines: [Substring] = []
+            let done = DispatchSemaphore(value: 0)
+        }
+        let result = Result()
+        let thread = Thread {
+            func chain(_ levels: Int) -> RestorationTree {
+                RestorationTree(depthFirst: (0..<levels).map { (RestorationTree.Line(identifierPath: IdentifierPath("p\($0)"), label: "p\($0)"), $0) })
+            }
+            let deep = chain(100_000)
+            var node = deep.roots.first
+            while let current = node {
+                result.depth += 1
+                node = current.children.first
+            }
+            result.graphLines = TreeGraphFormatter(language: .dot).format([(file: "f", tree: deep)]).split(separator: "\n").count
+            result.textLines = TreeTextFormatter().format(chain(2_000)).split(separator: "\n")
+            result.done.signal()
+        }
+        thread.stackSize = 256 << 10
+        thread.start()
+        result.done.wait()
+        XCTAssertEqual(result.depth, 100_000)
+        XCTAssertEqual(result.graphLines, 4 + 2 * 100_000 - 1 + 2)
+        XCTAssertEqual(result.textLines.count, 2_001)
+        XCTAssertEqual(result.textLines[2], "    └── p2")
+        XCTAssertEqual(result.textLines[1_999], Substring(String(repeating: "    ", count: 1_998) + "└── p1999"))
     }
 }

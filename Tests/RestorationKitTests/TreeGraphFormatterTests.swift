@@ -8,20 +8,18 @@ final class TreeGraphFormatterTests: XCTestCase {
     private let hostile = "A\"] --> B\nclick n1 href \"javascript:alert(1)\"\n%% <b>&amp;</b> #35; \\N \u{1B}[31m ✗"
 
     private func tree() -> RestorationTree {
-        let child = RestorationTree.Node(
-            identifierPath: IdentifierPath("Root/" + hostile), label: hostile, restorationClass: hostile, views: [],
-            presented: true, selected: false, stateProblem: hostile, dangling: [(key: hostile, target: hostile)], children: [])
-        let root = RestorationTree.Node(
-            identifierPath: IdentifierPath("Root"), label: "Root", restorationClass: nil, views: [],
-            presented: false, selected: false, stateProblem: nil, dangling: [], children: [child])
-        return RestorationTree(roots: [root], appDangling: [(key: hostile, target: hostile)])
+        let child = RestorationTree.Line(
+            identifierPath: IdentifierPath("Root/" + hostile), label: hostile, restorationClass: hostile,
+            presented: true, stateProblem: hostile, dangling: [(key: hostile, target: hostile)])
+        let root = RestorationTree.Line(identifierPath: IdentifierPath("Root"), label: "Root")
+        return RestorationTree(depthFirst: [(root, 0), (child, 1)], appDangling: [(key: hostile, target: hostile)])
     }
 
     func testLongNamesAreCut() {
-        var node = tree().roots[0]
-        node.label = String(repeating: "a/", count: 50_000)
+        var line = tree().lines[0]
+        line.label = String(repeating: "a/", count: 50_000)
         for language in [TreeGraphFormatter.Language.dot, .mermaid] {
-            let text = TreeGraphFormatter(language: language).format([(file: "f", tree: RestorationTree(roots: [node], appDangling: []))])
+            let text = TreeGraphFormatter(language: language).format([(file: "f", tree: RestorationTree(depthFirst: [(line, 0)]))])
             XCTAssertTrue(text.split(separator: "\n").allSatisfy { $0.count < 16_384 }, "\(language)")
             XCTAssertTrue(text.contains(String(repeating: "a/", count: 99) + (language == .dot ? "a…\"" : "a#8230;\"")), "\(language)")
         }

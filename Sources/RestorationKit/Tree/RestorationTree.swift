@@ -1,6 +1,11 @@
 /// The saved objects as the hierarchy their identifier paths describe, for `tree`.
+///
+/// The nodes are stored flat, depth first (a node, then each of its children's subtrees in
+/// order), each with where its subtree ends; a `Node` is a view of one of them. So a tree as deep
+/// as its paths is built, walked and freed without recursing.
 public struct RestorationTree: Sendable {
-    public struct Node: Sendable {
+    /// What the tree shows of one object.
+    public struct Line: Sendable {
         public var identifierPath: IdentifierPath
         /// How the node is named under its parent: its own components (`[1] NavigationController`),
         /// or the whole path for a root.
@@ -15,18 +20,96 @@ public struct RestorationTree: Sendable {
         public var stateProblem: String?
         /// References from this node (or its views) to paths with no saved object.
         public var dangling: [(key: String, target: String)]
-        public var children: [Node]
+
+        public init(identifierPath: IdentifierPath, label: String, restorationClass: String? = nil, views: [IdentifierPath] = [],
+                    presented: Bool = false, selected: Bool = false, stateProblem: String? = nil, dangling: [(key: String, target: String)] = []) {
+            (self.identifierPath, self.label, self.restorationClass, self.views) = (identifierPath, label, restorationClass, views)
+            (self.presented, self.selected, self.stateProblem, self.dangling) = (presented, selected, stateProblem, dangling)
+        }
     }
 
-    public var roots: [Node]
+    /// One node of the tree: its line (`node.label`, `node.dangling`…) and its children.
+    @dynamicMemberLookup
+    public struct Node: Sendable {
+        public let tree: RestorationTree
+        /// Its place among `tree.lines`.
+        public let index: Int
+
+        public var line: Line { tree.lines[index] }
+
+        public subscript<Value>(dynamicMember member: KeyPath<Line, Value>) -> Value {
+            tree.lines[index][keyPath: member]
+        }
+
+        public var children: [Node] { tree.nodes(in: (index + 1)..<tree.subtreeEnds[index]) }
+    }
+
+    /// Every node's line, depth first.
+    public let lines: [Line]
+    /// For each line, the index one past the last line of its subtree.
+    let subtreeEnds: [Int]
     /// References from app-level keys (outside every object) to paths with no saved object.
-    public var appDangling: [(key: String, target: String)]
+    public let appDangling: [(key: String, target: String)]
+
+    public var roots: [Node] { nodes(in: 0..<lines.count) }
+
+    /// The nodes whose subtrees follow one another from the start of `range` to its end.
+    private func nodes(in range: Range<Int>) -> [Node] {
+        var nodes: [Node] = []
+        var index = range.lowerBound
+        while index < range.upperBound {
+            nodes.append(Node(tree: self, index: index))
+            index = subtreeEnds[index]
+        }
+        return nodes
+    }
+
+    /// A tree of `lines` given depth first, each with its depth (0 for a root; a child one more
+    /// than its parent).
+    public init(depthFirst lines: [(line: Line, depth: Int)], appDangling: [(key: String, target: String)] = []) {
+        var ends = [Int](repeating: lines.count, count: lines.count)
+        var open: [Int] = []
+        for (index, entry) in lines.enumerated() {
+            while let last = open.last, lines[last].depth >= entry.depth {
+                ends[last] = index
+                open.removeLast()
+            }
+            open.append(index)
+        }
+        self.lines = lines.map(\.line)
+        subtreeEnds = ends
+        self.appDangling = appDangling
+    }
+
+    /// Where a walk of the tree is: entering a node (`parent` is its parent's index; `isLast`,
+    /// whether nothing is drawn after it under that parent: no later child and no dangling
+    /// reference), or leaving one once its subtree has been walked.
+    package enum Step {
+        case enter(Int, parent: Int?, isLast: Bool)
+        case leave(Int)
+    }
+
+    /// Calls `visit` for each step of a depth-first walk, without recursing, while it returns
+    /// true.
+    package func walk(_ visit: (Step) -> Bool) {
+        var open: [Int] = []
+        for index in lines.indices {
+            while let parent = open.last, subtreeEnds[parent] <= index {
+                open.removeLast()
+                guard visit(.leave(parent)) else { return }
+            }
+            let parent = open.last
+            let isLast = parent.map { subtreeEnds[index] == subtreeEnds[$0] && lines[$0].dangling.isEmpty } ?? false
+            guard visit(.enter(index, parent: parent, isLast: isLast)) else { return }
+            open.append(index)
+        }
+        while let parent = open.popLast() {
+            guard visit(.leave(parent)) else { return }
+        }
+    }
 
     /// The hierarchy of `archive`'s identifier paths, with each node's marks and the dangling
-    /// references.
-    ///
-    /// Runs on a thread of the library's pool whose stack fits the deepest nesting the limits
-    /// allow (walking values recurses), large archives on all processors; the call waits for it.
+    /// references. Large archives are read on all processors; the call waits for them.
     public init(_ archive: RestorationArchive) {
         // Without a limit there is always a tree.
         self.init(archive, outputLimit: .max)!
@@ -37,27 +120,18 @@ public struct RestorationTree: Sendable {
     /// written within that many bytes, and objects that share one state (a small file can make
     /// thousands of them) repeat its references, each costing memory.
     package init?(_ archive: RestorationArchive, outputLimit: Int) {
-        let built = DeepStack.run(stackSize: DeepStack.stackSize(for: archive.limits)) { Self.build(archive, outputLimit: outputLimit) }
-        guard let built else { return nil }
-        (roots, appDangling) = built
+        guard let built = Self.build(archive, outputLimit: outputLimit) else { return nil }
+        self = built
     }
 
     /// Fewer bytes than any drawing of the tree takes: every form writes each node's label and
     /// each dangling reference's target and key.
     package var minimumOutputSize: Int {
-        var size = appDangling.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count }
-        var pending = roots
-        while let node = pending.popLast() {
-            size += node.label.utf8.count + 1 + node.dangling.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count }
-            pending += node.children
-        }
-        return size
+        (lines.lazy.map { $0.label.utf8.count + 1 + Self.size(of: $0.dangling) }.reduce(0, +)) + Self.size(of: appDangling)
     }
 
-    /// A tree as given (for tests of the formatters).
-    init(roots: [Node], appDangling: [(key: String, target: String)]) {
-        self.roots = roots
-        self.appDangling = appDangling
+    private static func size(of references: [(key: String, target: String)]) -> Int {
+        references.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count }
     }
 
     /// What the tree shows of one object: its parent's path and, from its state, the rest.
@@ -72,9 +146,10 @@ public struct RestorationTree: Sendable {
         var dangling: [(path: String, key: String, target: String)] = []
     }
 
-    private static func build(_ archive: RestorationArchive, outputLimit: Int) -> ([Node], [(key: String, target: String)])? {
+    private static func build(_ archive: RestorationArchive, outputLimit: Int) -> RestorationTree? {
         let objects = archive.objects
-        let stackSize = DeepStack.stackSize(for: archive.limits)
+        // Reading references keeps a stack of its own (see `ReferenceScan`).
+        let stackSize = 1 << 20
         let context = ValidationContext(archive)
         let drawn = SharedTextBudget(limit: outputLimit, spent: 0)
         // Each object's parent path and what the tree shows of its state, in parts on all
@@ -146,18 +221,22 @@ public struct RestorationTree: Sendable {
         ReferenceRules.checkApp(context, into: &appReferences)
         let appDangling = appReferences.references.map { (key: $0.key, target: $0.target) }
 
-        func node(_ index: Int, parentIndex: Int?) -> Node {
+        // Depth first, each object's children in path order after it.
+        var ordered: [(line: Line, depth: Int)] = []
+        ordered.reserveCapacity(objects.count)
+        var pending: [(index: Int, parent: Int?, depth: Int)] = rootIndices.reversed().map { ($0, nil, 0) }
+        while let (index, parent, depth) = pending.popLast() {
             let object = objects[index]
             let path = object.identifierPath.rawValue
-            return Node(
+            ordered.append((Line(
                 identifierPath: object.identifierPath, label: labels[index], restorationClass: object.restorationClass,
                 views: summaries[index].views,
-                presented: parentIndex.flatMap { summaries[$0].presented }.map { $0.isExactly(path) } ?? false,
-                selected: parentIndex.flatMap { summaries[$0].selected }.map { $0.isExactly(path) } ?? false,
-                stateProblem: object.stateProblem, dangling: dangling.isEmpty ? [] : dangling[ExactText(path)] ?? [],
-                children: children[index].map { node($0, parentIndex: index) })
+                presented: parent.flatMap { summaries[$0].presented }.map { $0.isExactly(path) } ?? false,
+                selected: parent.flatMap { summaries[$0].selected }.map { $0.isExactly(path) } ?? false,
+                stateProblem: object.stateProblem, dangling: dangling.isEmpty ? [] : dangling[ExactText(path)] ?? []), depth))
+            pending += children[index].reversed().map { ($0, index, depth + 1) }
         }
-        return (rootIndices.map { node($0, parentIndex: nil) }, appDangling)
+        return RestorationTree(depthFirst: ordered, appDangling: appDangling)
     }
 }
 

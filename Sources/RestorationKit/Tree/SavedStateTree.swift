@@ -4,7 +4,7 @@ extension RestorationTree {
     /// for a scene's activity. Nil for a file with nothing to draw (a plain property list, a
     /// window snapshot).
     public init?(savedState archive: RestorationArchive) {
-        let roots: [Node]
+        let roots: [Line]
         switch archive.content {
         case .windowRecords(let records)?:
             roots = records.records.filter(\.isCurrent).map { record in
@@ -37,11 +37,10 @@ extension RestorationTree {
         case .windowSnapshot?, nil:
             return nil
         }
-        self.init(roots: roots, appDangling: [])
+        self.init(depthFirst: roots.map { ($0, 0) })
     }
 
-    private static func leaf(_ label: String, problem: String?) -> Node {
-        Node(identifierPath: IdentifierPath(label), label: label, restorationClass: nil, views: [], presented: false, selected: false,
-             stateProblem: problem, dangling: [], children: [])
+    private static func leaf(_ label: String, problem: String?) -> Line {
+        Line(identifierPath: IdentifierPath(label), label: label, stateProblem: problem)
     }
 }

@@ -67,16 +67,13 @@ package struct TreeGraphFormatter: Sendable {
 
     private func draw(_ tree: RestorationTree, prefix: String, into output: inout Output, indent: Int) {
         var objects = 0, views = 0, danglingCount = 0
-        // Depth first without recursion (the tree is as deep as the archive's paths); a node's
-        // dangling references come after its children, as in the text tree.
-        enum Step {
-            case object(RestorationTree.Node, parent: String?)
-            case dangling([(key: String, target: String)], owner: String)
-        }
-        var pending: [Step] = tree.roots.reversed().map { .object($0, parent: nil) }
-        while !output.isFull, let step = pending.popLast() {
+        // The ids of the open nodes, each a parent of the next; a node's dangling references
+        // come after its children, as in the text tree.
+        var ids: [String] = []
+        tree.walk { step in
             switch step {
-            case .object(let node, let parent):
+            case .enter(let index, _, _):
+                let node = tree.lines[index]
                 objects += 1
                 views += node.views.count
                 let id = prefix + "n\(objects)"
@@ -89,17 +86,18 @@ package struct TreeGraphFormatter: Sendable {
                 if marks.count > 0 { lines.append(marks.string) }
                 if let problem = node.stateProblem { lines.append("[no state: " + TextEscaping.escape(problem) + "]") }
                 output.node(id, lines, style: node.stateProblem == nil ? .plain : .noState, indent: indent)
-                if let parent { output.edge(from: parent, to: id, dangling: false, indent: indent) }
-                if !node.dangling.isEmpty { pending.append(.dangling(node.dangling, owner: id)) }
-                pending.append(contentsOf: node.children.reversed().map { .object($0, parent: id) })
-            case .dangling(let references, let owner):
-                for reference in references where !output.isFull {
+                if let parent = ids.last { output.edge(from: parent, to: id, dangling: false, indent: indent) }
+                ids.append(id)
+            case .leave(let index):
+                let owner = ids.removeLast()
+                for reference in tree.lines[index].dangling where !output.isFull {
                     danglingCount += 1
                     let leaf = prefix + "d\(danglingCount)"
                     output.node(leaf, ["✗ " + TextEscaping.escape(reference.target), "(" + TextEscaping.escape(reference.key) + ": not saved)"], style: .dangling, indent: indent)
                     output.edge(from: owner, to: leaf, dangling: true, indent: indent)
                 }
             }
+            return !output.isFull
         }
         for reference in tree.appDangling {
             danglingCount += 1

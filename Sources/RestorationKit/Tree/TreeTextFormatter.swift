@@ -15,42 +15,50 @@ package struct TreeTextFormatter: Sendable {
     /// Calls `body` with the drawing as UTF-8, valid during the call: what `tree` writes,
     /// without making a `String` of it first.
     package func withFormattedText<Result>(_ tree: RestorationTree, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
-            // Room taken at once, about two lines' worth per object (up to 64 MiB, the default
-            // output limit): a buffer grown by doubling copies the text at each step; room never
-            // written costs no memory.
-            var out = TextOutput(capacity: min(Self.objectCount(tree.roots) * 128, 1 << 26) + (1 << 12))
-            var prefix: [UInt8] = []
-            var counts = (objects: 0, views: 0, dangling: 0)
-            tree.roots.withUnsafeBufferPointer { roots in
-                for root in roots.indices {
-                    write(roots[root], prefix: &prefix, place: .root, into: &out, counts: &counts)
+        // Room taken at once, about two lines' worth per object (up to 64 MiB, the default
+        // output limit): a buffer grown by doubling copies the text at each step; room never
+        // written costs no memory.
+        var out = TextOutput(capacity: min(tree.lines.count * 128, 1 << 26) + (1 << 12))
+        // The drawing of the levels above the next line, and where it ended before each open
+        // node's children added theirs.
+        var prefix: [UInt8] = []
+        var marks: [Int] = []
+        var counts = (objects: 0, views: 0, dangling: 0)
+        tree.lines.withUnsafeBufferPointer { lines in
+            tree.walk { step in
+                switch step {
+                case .enter(let index, let parent, let isLast):
+                    counts.objects += 1
+                    counts.views += lines[index].views.count
+                    counts.dangling += lines[index].dangling.count
+                    out.append(bytes: prefix)
+                    if parent != nil { out.append(Self.connector(last: isLast)) }
+                    writeLine(of: lines[index], into: &out)
+                    marks.append(prefix.count)
+                    if parent != nil { prefix.append(contentsOf: (isLast ? "    " : "│   ").utf8) }
+                case .leave(let index):
+                    // Dangling references are drawn as leaves after the children.
+                    let dangling = lines[index].dangling
+                    for (position, reference) in dangling.enumerated() {
+                        out.append(bytes: prefix)
+                        out.append(Self.connector(last: position == dangling.count - 1))
+                        writeDanglingLeaf(reference, owner: nil, into: &out)
+                        out.append("\n")
+                    }
+                    prefix.removeSubrange(marks.removeLast()...)
                 }
+                return true
             }
-            // References from app-level keys belong to no object: drawn as roots of their own.
-            for reference in tree.appDangling {
-                counts.dangling += 1
-                writeDanglingLeaf(reference, owner: "app state", into: &out)
-                out.append("\n")
-            }
-            out.append(Self.summary(objects: counts.objects, views: counts.views, dangling: counts.dangling))
+        }
+        // References from app-level keys belong to no object: drawn as roots of their own.
+        for reference in tree.appDangling {
+            counts.dangling += 1
+            writeDanglingLeaf(reference, owner: "app state", into: &out)
             out.append("\n")
-            return body(out.bytes)
         }
-    }
-
-    private static func objectCount(_ nodes: [RestorationTree.Node]) -> Int {
-        nodes.withUnsafeBufferPointer { nodes in
-            var count = nodes.count
-            for index in nodes.indices { count += objectCount(nodes[index].children) }
-            return count
-        }
-    }
-
-    /// Where a node is drawn: a root, or a child that is or is not its parent's last.
-    private enum Place {
-        case root
-        case child(last: Bool)
+        out.append(Self.summary(objects: counts.objects, views: counts.views, dangling: counts.dangling))
+        out.append("\n")
+        return body(out.bytes)
     }
 
     /// The branch before a child: `├── ` or, for the last child, `└── `.
@@ -58,21 +66,15 @@ package struct TreeTextFormatter: Sendable {
         last ? "└── " : "├── "
     }
 
-    /// Writes a node's line, then its children and dangling references below it; `prefix` is
-    /// the drawing of the levels above (grown and restored here).
-    private func write(_ node: borrowing RestorationTree.Node, prefix: inout [UInt8], place: Place, into out: inout TextOutput, counts: inout (objects: Int, views: Int, dangling: Int)) {
-        counts.objects += 1
-        counts.views += node.views.count
-        counts.dangling += node.dangling.count
-        out.append(bytes: prefix)
-        if case .child(let last) = place { out.append(Self.connector(last: last)) }
-        out.paint(style, .bold) { $0.appendEscaped(node.label) }
-        if let restorationClass = node.restorationClass {
+    /// A node's line after its branch: label, class, marks and problem.
+    private func writeLine(of line: borrowing RestorationTree.Line, into out: inout TextOutput) {
+        out.paint(style, .bold) { $0.appendEscaped(line.label) }
+        if let restorationClass = line.restorationClass {
             out.append("  ")
             out.paint(style, .cyan) { $0.append(Self.classMark(restorationClass, demangle: demangle)) }
         }
-        Self.writeMarks(of: node, after: "  ", into: &out)
-        if let problem = node.stateProblem {
+        Self.writeMarks(of: line, after: "  ", into: &out)
+        if let problem = line.stateProblem {
             out.append("  ")
             out.paint(style, .red) { out in
                 out.append("[no state: ")
@@ -81,26 +83,6 @@ package struct TreeTextFormatter: Sendable {
             }
         }
         out.append("\n")
-
-        // Children continue the drawing; dangling references are drawn as leaves after them.
-        let mark = prefix.count
-        if case .child(let last) = place {
-            prefix.append(contentsOf: (last ? "    " : "│   ").utf8)
-        }
-        defer { prefix.removeSubrange(mark...) }
-        let total = node.children.count + node.dangling.count
-        // Each child borrowed where it lies, not copied out of the array.
-        node.children.withUnsafeBufferPointer { children in
-            for position in children.indices {
-                write(children[position], prefix: &prefix, place: .child(last: position == total - 1), into: &out, counts: &counts)
-            }
-        }
-        for (position, reference) in node.dangling.enumerated() {
-            out.append(bytes: prefix)
-            out.append(Self.connector(last: node.children.count + position == total - 1))
-            writeDanglingLeaf(reference, owner: nil, into: &out)
-            out.append("\n")
-        }
     }
 
     /// `3 objects, 1 view, 0 dangling references`.
@@ -118,7 +100,7 @@ package struct TreeTextFormatter: Sendable {
     /// What the drawing says of a node besides its label and class, escaped, after `lead` and
     /// between parentheses: `presented`, `selected`, `views: …`, separated by `; `. Nothing when
     /// there is nothing to say. Written in place: a large tree has tens of thousands of nodes.
-    static func writeMarks(of node: borrowing RestorationTree.Node, after lead: StaticString, into out: inout TextOutput) {
+    static func writeMarks(of node: borrowing RestorationTree.Line, after lead: StaticString, into out: inout TextOutput) {
         guard node.presented || node.selected || !node.views.isEmpty else { return }
         out.append(lead)
         out.append("(")
