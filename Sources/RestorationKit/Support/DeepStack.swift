@@ -26,14 +26,19 @@ package enum DeepStack {
     static var largestStackSize: Int { WorkerPool.stackSize }
 
     /// The stack a thread needs to decode and print input within `limits`.
+    /// Limits too large for any stack (`Int.max` for "no limit") ask for `Int.max`.
     public static func stackSize(for limits: DecodingLimits) -> Int {
-        let levels = limits.maxDepth + 8 * limits.maxArchiveDepth
-        return 16 * 1024 * 1024 + levels * bytesPerLevel
+        let levels = max(0, limits.maxDepth).addingReportingOverflow(8.multipliedReportingOverflow(by: max(0, limits.maxArchiveDepth)).partialValue)
+        let bytes = levels.partialValue.multipliedReportingOverflow(by: bytesPerLevel)
+        guard limits.maxArchiveDepth <= Int.max / 8, !levels.overflow, !bytes.overflow else { return .max }
+        return bytes.partialValue.addingReportingOverflow(16 * 1024 * 1024).overflow ? .max : bytes.partialValue + 16 * 1024 * 1024
     }
 
     /// Runs `body` where at least `stackSize` bytes of stack are free, and waits for it: in
-    /// place, on a worker of the pool, or (every worker busy, or more stack than a worker has) on
-    /// a thread of its own. If no thread can be made, `body` runs on the calling thread.
+    /// place, or on a worker of the pool (waiting for one to be free when every worker is busy).
+    /// Only where no worker can ever take it does `body` get a thread of its own: more stack
+    /// than a worker has (limits past any the command line accepts), or a worker short of stack
+    /// (which must not wait for the queue). If no thread can be made, `body` runs in place.
     public static func run<T, E: Error>(stackSize: Int, _ body: () throws(E) -> T) throws(E) -> T {
         if StackBounds.remainingOnCurrentThread() >= stackSize {
             return try body()
@@ -41,7 +46,7 @@ package enum DeepStack {
         var result: Result<T, E>?
         withoutActuallyEscaping(body) { body in
             let work = { result = Result { () throws(E) -> T in try body() } }
-            if !WorkerPool.shared.runAndWait(work, stackSize: stackSize), !OneOffThread.run(work, stackSize: stackSize) {
+            if !WorkerPool.shared.runAndWait(work, stackSize: stackSize), !WorkerPool.runOnThreadOfItsOwn(work, stackSize: stackSize) {
                 work()
             }
         }
@@ -148,7 +153,7 @@ private final class WorkQueue: Sendable {
     }
 }
 
-/// How much stack the current thread has left, known for the threads `DeepStack` makes: each
+/// How much stack the current thread has left, known for the threads the library makes: each
 /// records where its stack ends when it starts. Other threads count as having none to spare.
 enum StackBounds {
     nonisolated(unsafe) private static var key = pthread_key_t()
@@ -161,6 +166,10 @@ enum StackBounds {
         let low = currentPosition() - UInt(size) + 64 * 1024
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: low))
     }
+
+    /// Whether the current thread is one of the library's (a worker of the pool, or a thread of
+    /// its own that may queue helpers): those record their stack.
+    static var isWorker: Bool { keyCreated && pthread_getspecific(key) != nil }
 
     static func remainingOnCurrentThread() -> Int {
         guard keyCreated, let low = pthread_getspecific(key) else { return 0 }
@@ -178,9 +187,9 @@ enum StackBounds {
 
 /// The worker threads: as many as `DeepStack.availableThreads`, each with a stack large enough
 /// for the largest limits the command line accepts, made when first needed and kept. Work is
-/// queued and taken in order; a caller waits for its own work only. Nothing is queued for which
-/// no worker is free or can be made, so a worker that queues work and waits (a nested call)
-/// cannot wait for itself.
+/// queued and taken in order; a caller waits for its own work only. A worker never waits for
+/// queued work that no worker has started (helpers are taken back, and a worker's own call to
+/// `runAndWait` is refused), so no worker can wait for itself.
 private final class WorkerPool: @unchecked Sendable {
     static let shared = WorkerPool(maximumThreads: DeepStack.availableThreads)
     /// Each worker's stack: reserved address space, touched only as deep as the work goes.
@@ -213,16 +222,14 @@ private final class WorkerPool: @unchecked Sendable {
     }
 
     /// Queues `work` for a worker; nil, with nothing queued, when it needs more stack than a
-    /// worker has, or every worker is busy and no more can be made.
-    func submit(stackSize: Int, _ work: @escaping () -> Void) -> Job? {
+    /// worker has, or every worker is busy and no more can be made (unless `waiting`: then it
+    /// waits in the queue for the first worker free).
+    func submit(stackSize: Int, waiting: Bool = false, _ work: @escaping () -> Void) -> Job? {
         guard stackSize <= Self.stackSize else { return nil }
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        if idle <= queue.count {
-            guard threads < maximumThreads, OneOffThread.spawnDetached(stackSize: Self.stackSize, { [self] in serve() }) else {
-                return nil
-            }
-            threads += 1
+        if idle <= queue.count, !(threads < maximumThreads && startWorker()), !(waiting && threads > 0) {
+            return nil
         }
         let job = Job(work)
         queue.append(job)
@@ -230,10 +237,12 @@ private final class WorkerPool: @unchecked Sendable {
         return job
     }
 
-    /// Runs `work` on a worker and waits for it; false if no worker could take it.
+    /// Runs `work` on a worker and waits for it, for a worker to be free first if need be; false
+    /// if no worker could take it, or the caller is a worker (which must not wait for the queue).
     func runAndWait(_ work: () -> Void, stackSize: Int) -> Bool {
-        withoutActuallyEscaping(work) { work in
-            guard let job = submit(stackSize: stackSize, work) else { return false }
+        guard !StackBounds.isWorker else { return false }
+        return withoutActuallyEscaping(work) { work in
+            guard let job = submit(stackSize: stackSize, waiting: true, work) else { return false }
             finish(job, takingBack: false)
             return true
         }
@@ -250,6 +259,59 @@ private final class WorkerPool: @unchecked Sendable {
             return
         }
         while !job.finished { pthread_cond_wait(&condition, &mutex) }
+    }
+
+    /// Starts one more worker (the mutex held); false if no thread could be made.
+    private func startWorker() -> Bool {
+        guard Self.startThread(stackSize: Self.stackSize, detached: true, { [self] in serve() }) != nil else { return false }
+        threads += 1
+        return true
+    }
+
+    /// Runs `work` on a thread made for it, with `stackSize` bytes of stack, and joins it; false
+    /// if the thread could not be made.
+    static func runOnThreadOfItsOwn(_ work: @escaping () -> Void, stackSize: Int) -> Bool {
+        guard let thread = startThread(stackSize: stackSize, detached: false, work) else { return false }
+        pthread_join(thread, nil)
+        return true
+    }
+
+    /// A new thread with `stackSize` bytes of stack that records its bounds, then runs `work`;
+    /// nil if it could not be made.
+    private static func startThread(stackSize: Int, detached: Bool, _ work: @escaping () -> Void) -> pthread_t? {
+        final class Start {
+            let work: () -> Void
+            let stackSize: Int
+            init(_ work: @escaping () -> Void, stackSize: Int) {
+                (self.work, self.stackSize) = (work, stackSize)
+            }
+        }
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else { return nil }
+        defer { pthread_attr_destroy(&attributes) }
+        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return nil }
+        if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
+        // `pthread_t` is an integer on Linux, a pointer on Darwin, whose `pthread_create` fills
+        // an optional.
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let start = Unmanaged.passRetained(Start(work, stackSize: stackSize))
+        let created = pthread_create(&thread, &attributes, { raw in
+            // Optional on Linux, not on Darwin: the same code reads both.
+            let argument: UnsafeMutableRawPointer? = raw
+            let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
+            StackBounds.recordCurrentThread(stackSize: start.stackSize)
+            start.work()
+            return nil
+        }, start.toOpaque())
+        guard created == 0 else {
+            start.release()
+            return nil
+        }
+        return thread
     }
 
     /// A worker's life: take the oldest job, run it, say it is done.
@@ -274,57 +336,5 @@ private final class WorkerPool: @unchecked Sendable {
             job.finished = true
             pthread_cond_broadcast(&condition)
         }
-    }
-}
-
-/// Threads made with an explicit stack size.
-private enum OneOffThread {
-    /// Runs `work` on a new thread and joins it; false if the thread could not be made.
-    static func run(_ work: @escaping () -> Void, stackSize: Int) -> Bool {
-        guard let thread = spawn(stackSize: stackSize, detached: false, work) else { return false }
-        pthread_join(thread, nil)
-        return true
-    }
-
-    static func spawnDetached(stackSize: Int, _ work: @escaping () -> Void) -> Bool {
-        spawn(stackSize: stackSize, detached: true, work) != nil
-    }
-
-    private final class Box {
-        let work: () -> Void
-        let stackSize: Int
-        init(_ work: @escaping () -> Void, stackSize: Int) {
-            self.work = work
-            self.stackSize = stackSize
-        }
-    }
-
-    /// The same on every system; only how `pthread_t` is spelled differs (an integer on Linux,
-    /// a pointer on Darwin, whose `pthread_create` fills an optional).
-    private static func spawn(stackSize: Int, detached: Bool, _ work: @escaping () -> Void) -> pthread_t? {
-        var attributes = pthread_attr_t()
-        guard pthread_attr_init(&attributes) == 0 else { return nil }
-        defer { pthread_attr_destroy(&attributes) }
-        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return nil }
-        if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let context = Unmanaged.passRetained(Box(work, stackSize: stackSize))
-        let created = pthread_create(&thread, &attributes, { raw in
-            // Optional on Linux, not on Darwin: the same code reads both.
-            let argument: UnsafeMutableRawPointer? = raw
-            let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
-            StackBounds.recordCurrentThread(stackSize: box.stackSize)
-            box.work()
-            return nil
-        }, context.toOpaque())
-        guard created == 0 else {
-            context.release()
-            return nil
-        }
-        return thread
     }
 }
