@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import RestorationKit
 
@@ -154,5 +155,50 @@ final class ArchiveDifferTests: XCTestCase {
         XCTAssertEqual(changes.count, expected.count)
         let firstDifference = changes.indices.first { $0 < expected.count && changes[$0] != expected[$0] }
         XCTAssertNil(firstDifference, "changes out of order from \(firstDifference.map { changes[$0] } ?? "")")
+    }
+
+    /// Values 4 000 levels deep (dictionaries in arrays) are compared on a thread of 256 KiB:
+    /// the comparison keeps a stack of its own. The one change is at the bottom, by its path.
+    func testDeepValuesAreComparedOnAnOrdinaryStack() {
+        let levels = 4_000
+        func deep(_ leaf: Int128) -> RestorationArchive {
+            var builder = TapeBuilder()
+            var value = builder.integer(leaf)
+            for level in 0..<levels {
+                if level % 2 == 0 {
+                    builder.nodes += [builder.text(.string, "k"), value]
+                    value = TapeNode(.dictionary, count: 1, payload: UInt64(builder.nodes.count - 2))
+                } else {
+                    builder.nodes.append(value)
+                    value = TapeNode(.array, count: 1, payload: UInt64(builder.nodes.count - 1))
+                }
+            }
+            let state = ArchiveFields([("deep", ArchiveValue(value, on: ArchiveTape(builder, root: value)))])
+            return RestorationArchive(archive: KeyedArchive(top: ArchiveFields([
+                (RestorationKeys.majorVersion, .integer(2)),
+                (RestorationKeys.identifierPaths, .array([.string("Root")])),
+                ("Root", .archive(KeyedArchive(top: state)))])), limits: DecodingLimits(maxDepth: 2 * levels))
+        }
+        let (old, new) = (deep(1), deep(2))
+        final class Result: @unchecked Sendable {
+            var changes: [ArchiveChange] = []
+            var same: [ArchiveChange] = []
+            let done = DispatchSemaphore(value: 0)
+        }
+        let result = Result()
+        let thread = Thread {
+            result.changes = ArchiveDiffer().diff(old, new)
+            result.same = ArchiveDiffer().diff(old, old)
+            result.done.signal()
+        }
+        thread.stackSize = 256 << 10
+        thread.start()
+        XCTAssertEqual(result.done.wait(timeout: .now() + 120), .success)
+        XCTAssertEqual(result.same, [])
+        XCTAssertEqual(result.changes.count, 1)
+        XCTAssertEqual(result.changes.first?.path.count, 2 + levels)
+        XCTAssertEqual(result.changes.first?.path.last, .key("k"))
+        XCTAssertEqual(result.changes.first?.old, .value(.integer(1)))
+        XCTAssertEqual(result.changes.first?.new, .value(.integer(2)))
     }
 }

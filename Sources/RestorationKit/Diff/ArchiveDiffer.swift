@@ -23,8 +23,8 @@ public struct ArchiveDiffer: Sendable {
 
     /// What changed from `a` to `b`, in the order `diff` lists it.
     ///
-    /// Runs on a thread of the library's pool whose stack fits the deepest nesting the limits
-    /// allow (walking values recurses), large archives on all processors; the call waits for it.
+    /// Runs on the calling thread (walking values keeps a stack of its own), large archives'
+    /// objects on the other processors too.
     public func diff(_ a: RestorationArchive, _ b: RestorationArchive) -> [ArchiveChange] {
         // Without a limit there are always changes.
         diff(a, b, outputLimit: .max)!
@@ -35,24 +35,16 @@ public struct ArchiveDiffer: Sendable {
     /// memory than the limit allows (objects sharing one state, or a value shared at every
     /// level, can make millions of changes of a small file).
     package func diff(_ a: RestorationArchive, _ b: RestorationArchive, outputLimit: Int) -> [ArchiveChange]? {
-        // Comparing values recurses once per nesting level (see `DeepStack`), and so does making
-        // an object's state into values.
-        DeepStack.run(stackSize: Self.stackSize(a, b)) {
-            let budget = outputLimit == .max ? nil : SharedTextBudget(limit: outputLimit, spent: 0)
-            var changes = ChangeList(budget: budget)
-            metadata(a, b, into: &changes)
-            compare(a, b) { values in
-                values.fields(TapeObject.State(archive: a.tape.root, positions: a.appStatePositions),
-                              TapeObject.State(archive: b.tape.root, positions: b.appStatePositions), path: [.key("appState")], into: &changes)
-            }
-            objects(a, b, into: &changes)
-            changes.finish()
-            return changes.isFull ? nil : changes.changes
+        let budget = outputLimit == .max ? nil : SharedTextBudget(limit: outputLimit, spent: 0)
+        var changes = ChangeList(budget: budget)
+        metadata(a, b, into: &changes)
+        compare(a, b) { values in
+            values.fields(TapeObject.State(archive: a.tape.root, positions: a.appStatePositions),
+                          TapeObject.State(archive: b.tape.root, positions: b.appStatePositions), path: [.key("appState")], into: &changes)
         }
-    }
-
-    private static func stackSize(_ a: RestorationArchive, _ b: RestorationArchive) -> Int {
-        max(DeepStack.stackSize(for: a.limits), DeepStack.stackSize(for: b.limits))
+        objects(a, b, into: &changes)
+        changes.finish()
+        return changes.isFull ? nil : changes.changes
     }
 
     // MARK: Archive level
@@ -102,7 +94,7 @@ public struct ArchiveDiffer: Sendable {
         // Each object's changes depend on that object and its namesake alone: parts of the old
         // archive's objects are compared apart, on all processors, and their changes joined in order.
         let budget = changes.budget
-        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: Self.stackSize(a, b), first: {
+        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: 1 << 20, first: {
             oldPaths = Set(a.objects.map(\.identifierPath))
         }) { range in
             var changes = ChangeList(budget: budget)
@@ -195,72 +187,111 @@ private struct TapeValueDiffer {
     /// Two sets of string-keyed entries (a state, an archive's keys, an object's fields, a
     /// dictionary whose keys are all strings), key by key in the order of both.
     func fields(_ a: TapeObject.State, _ b: TapeObject.State, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
-        // The same keys in the same order with equal values, the usual case, differ nowhere:
-        // found in one pass, without a union of the keys and a search for each.
-        if a.count == b.count, (0..<a.count).allSatisfy({ index in
-            let (x, y) = (a.entry(index, in: pair.old), b.entry(index, in: pair.new))
-            return sameKey(x.key, y.key) && pair.equal(x.value, y.value)
-        }) { return }
-        let (oldKeys, newKeys) = (keys(of: a, in: pair.old), keys(of: b, in: pair.new))
-        let (oldFirst, newFirst) = (KeyPositions(oldKeys), KeyPositions(newKeys))
-        var seen = ExactTextSet()
-        for key in oldKeys + newKeys where seen.insert(key) && !differ.isIgnored(key) && !changes.isFull {
-            let keyPath = path + [.key(key)]
-            let (old, new) = (oldFirst[key].map { a.entry($0, in: pair.old).value }, newFirst[key].map { b.entry($0, in: pair.new).value })
-            switch (old, new) {
-            case (let old?, let new?):
-                if key.isExactly(RestorationKeys.children), let reorder = childrenReordered(old, new) {
-                    changes.append(ArchiveChange(.changed, identifierPath: object, path: keyPath, oldSide: oldValue(old), newSide: newValue(new), summary: reorder))
+        if let fields = fieldWalk(a, b, path: path) { walk(.fields(fields), into: &changes) }
+    }
+
+    func value(_ a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
+        walk(.value(a, b, path: path), into: &changes)
+    }
+
+    /// What is left to compare: two values, the rest of two sets of fields, or the rest of two
+    /// arrays from an element on.
+    private enum Step {
+        case value(TapeValue, TapeValue, path: [ArchiveChange.PathComponent])
+        case fields(FieldWalk)
+        case elements(TapeNode, TapeNode, path: [ArchiveChange.PathComponent], from: Int)
+    }
+
+    /// Compares depth first with a stack of its own, so that values nested as deeply as the
+    /// limits allow are compared on any thread; the changes come in the order of the keys and
+    /// elements, each member's before those of the members after it.
+    private func walk(_ first: Step, into changes: inout ChangeList) {
+        var steps = [first]
+        while !changes.isFull, let step = steps.popLast() {
+            switch step {
+            case .value(let a, let b, let path):
+                if pair.equal(a, b) || sameSets(a, b) { continue }
+                if let inside = self.steps(inside: a, b, path: path) {
+                    steps.append(inside)
                 } else {
-                    value(old, new, path: keyPath, into: &changes)
+                    changes.append(ArchiveChange(.changed, identifierPath: object, path: path, oldSide: oldValue(a), newSide: newValue(b)))
                 }
-            case (let old?, nil):
-                changes.append(ArchiveChange(.removed, identifierPath: object, path: keyPath, oldSide: oldValue(old)))
-            case (nil, let new?):
-                changes.append(ArchiveChange(.added, identifierPath: object, path: keyPath, oldSide: nil, newSide: newValue(new)))
-            case (nil, nil):
-                break
+            case .fields(let fields):
+                keys: while let key = fields.nextKey(), !changes.isFull {
+                    let keyPath = fields.path + [.key(key)]
+                    switch fields.values(of: key, in: pair) {
+                    case (let old?, let new?):
+                        if key.isExactly(RestorationKeys.children), let reorder = childrenReordered(old, new) {
+                            changes.append(ArchiveChange(.changed, identifierPath: object, path: keyPath, oldSide: oldValue(old), newSide: newValue(new), summary: reorder))
+                        } else {
+                            // The rest of the keys after this value's changes.
+                            steps += [.fields(fields), .value(old, new, path: keyPath)]
+                            break keys
+                        }
+                    case (let old?, nil):
+                        changes.append(ArchiveChange(.removed, identifierPath: object, path: keyPath, oldSide: oldValue(old)))
+                    case (nil, let new?):
+                        changes.append(ArchiveChange(.added, identifierPath: object, path: keyPath, oldSide: nil, newSide: newValue(new)))
+                    case (nil, nil):
+                        break
+                    }
+                }
+            case .elements(let a, let b, let path, let from):
+                for index in from..<max(a.memberCount, b.memberCount) where !changes.isFull {
+                    let elementPath = path + [.index(index)]
+                    if index >= b.memberCount {
+                        changes.append(ArchiveChange(.removed, identifierPath: object, path: elementPath, oldSide: oldValue(.node(pair.old.member(index, of: a)))))
+                    } else if index >= a.memberCount {
+                        changes.append(ArchiveChange(.added, identifierPath: object, path: elementPath, oldSide: nil, newSide: newValue(.node(pair.new.member(index, of: b)))))
+                    } else {
+                        // The rest of the elements after this one's changes.
+                        steps += [.elements(a, b, path: path, from: index + 1), .value(.node(pair.old.member(index, of: a)), .node(pair.new.member(index, of: b)), path: elementPath)]
+                        break
+                    }
+                }
             }
         }
     }
 
-    func value(_ a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
-        if changes.isFull || pair.equal(a, b) { return }
+    /// How two unequal values are compared inside: by their fields or their elements; nil when
+    /// they are one change (of other kinds, or sets whose members differ).
+    private func steps(inside a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent]) -> Step? {
         switch (a, b) {
         case (.node(let x), .node(let y)) where x.kind != .dictionary || y.kind != .dictionary:
             switch (x.kind, y.kind) {
             case (.archive, .archive):
-                return fields(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path, into: &changes)
+                return fieldWalk(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path).map(Step.fields)
             case (.array, .array), (.orderedSet, .orderedSet):
-                return elements(x, y, path: path, into: &changes)
+                return .elements(x, y, path: path, from: 0)
             case (.set, .set):
-                // A set has no order: only its members count.
-                if pair.sameMembers(x, y) { return }
+                // Members that differ (see `sameSets`): one change.
+                return nil
             default:
-                if x.kind.layout == .object, y.kind.layout == .object, pair.sameClass(x, y) {
-                    return fields(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path, into: &changes)
-                }
+                guard x.kind.layout == .object, y.kind.layout == .object, pair.sameClass(x, y) else { return nil }
+                return fieldWalk(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path).map(Step.fields)
             }
         default:
             // Two dictionaries (a node's entries, or the view data's entries left in a state).
-            if let old = stringKeyed(a, in: pair.old), let new = stringKeyed(b, in: pair.new) {
-                return fields(old, new, path: path, into: &changes)
-            }
+            guard let old = stringKeyed(a, in: pair.old), let new = stringKeyed(b, in: pair.new) else { return nil }
+            return fieldWalk(old, new, path: path).map(Step.fields)
         }
-        changes.append(ArchiveChange(.changed, identifierPath: object, path: path, oldSide: oldValue(a), newSide: newValue(b)))
     }
 
-    private func elements(_ a: TapeNode, _ b: TapeNode, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
-        for index in 0..<max(a.memberCount, b.memberCount) where !changes.isFull {
-            let elementPath = path + [.index(index)]
-            if index >= b.memberCount {
-                changes.append(ArchiveChange(.removed, identifierPath: object, path: elementPath, oldSide: oldValue(.node(pair.old.member(index, of: a)))))
-            } else if index >= a.memberCount {
-                changes.append(ArchiveChange(.added, identifierPath: object, path: elementPath, oldSide: nil, newSide: newValue(.node(pair.new.member(index, of: b)))))
-            } else {
-                value(.node(pair.old.member(index, of: a)), .node(pair.new.member(index, of: b)), path: elementPath, into: &changes)
-            }
-        }
+    /// Whether two values are sets of the same members in another order (a set has no order).
+    private func sameSets(_ a: TapeValue, _ b: TapeValue) -> Bool {
+        guard case .node(let x) = a, case .node(let y) = b, x.kind == .set, y.kind == .set else { return false }
+        return pair.sameMembers(x, y)
+    }
+
+    /// The keys of two sets of fields to compare one by one; nil when they are the same keys in
+    /// the same order with equal values, the usual case, found in one pass without a union of
+    /// the keys and a search for each.
+    private func fieldWalk(_ a: TapeObject.State, _ b: TapeObject.State, path: [ArchiveChange.PathComponent]) -> FieldWalk? {
+        if a.count == b.count, (0..<a.count).allSatisfy({ index in
+            let (x, y) = (a.entry(index, in: pair.old), b.entry(index, in: pair.new))
+            return sameKey(x.key, y.key) && pair.equal(x.value, y.value)
+        }) { return nil }
+        return FieldWalk(a, b, keys: (keys(of: a, in: pair.old), keys(of: b, in: pair.new)), path: path, ignoring: differ)
     }
 
     /// A dictionary's entries as string-keyed fields, or nil when a key is not a string.
@@ -294,6 +325,40 @@ private struct TapeValueDiffer {
 
     private func oldValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.old, value) }
     private func newValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.new, value) }
+}
+
+/// Two sets of fields compared key by key, in the order of the old keys then the new ones,
+/// each key once (its first value on each side), keys left out as `diff --ignore` asks.
+private final class FieldWalk {
+    let a: TapeObject.State
+    let b: TapeObject.State
+    let path: [ArchiveChange.PathComponent]
+    private let keys: [String]
+    private let first: (old: KeyPositions, new: KeyPositions)
+    private let differ: ArchiveDiffer
+    private var position = 0
+    private var seen = ExactTextSet()
+
+    init(_ a: TapeObject.State, _ b: TapeObject.State, keys: (old: [String], new: [String]), path: [ArchiveChange.PathComponent], ignoring differ: ArchiveDiffer) {
+        (self.a, self.b, self.path, self.differ) = (a, b, path, differ)
+        self.keys = keys.old + keys.new
+        first = (KeyPositions(keys.old), KeyPositions(keys.new))
+    }
+
+    /// The next key to compare, or nil after the last.
+    func nextKey() -> String? {
+        while position < keys.count {
+            let key = keys[position]
+            position += 1
+            if seen.insert(key), !differ.isIgnored(key) { return key }
+        }
+        return nil
+    }
+
+    /// The key's first value on each side.
+    func values(of key: String, in pair: TapePair) -> (old: TapeValue?, new: TapeValue?) {
+        (first.old[key].map { a.entry($0, in: pair.old).value }, first.new[key].map { b.entry($0, in: pair.new).value })
+    }
 }
 
 /// Each key's first position, as a lookup finds it: searched for among a few keys (a state holds

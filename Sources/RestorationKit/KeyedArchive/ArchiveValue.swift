@@ -237,12 +237,10 @@ extension ArchiveValue: Hashable {
     /// compared exactly), and strings are equal when their bytes are (see `ExactText`).
     /// Dictionaries, an object's fields and an archive's keys compare in any order (see `TapePair`).
     ///
-    /// Runs on the calling thread, unless `lhs` nests deeper than any thread's stack is sure to
-    /// hold (see `withStackForNesting`).
+    /// Runs on the calling thread: the comparison keeps a stack of its own, so values nested as
+    /// deeply as the limits allow compare on any thread.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.withStackForNesting {
-            lhs.tape.withView { old in rhs.tape.withView { new in TapePair(old: old, new: new).equal(lhs.node, rhs.node) } }
-        }
+        lhs.tape.withView { old in rhs.tape.withView { new in TapePair(old: old, new: new).equal(lhs.node, rhs.node) } }
     }
 
     /// Two levels deep (see `TapePair.hash`): hashing costs one pass over a container's own
@@ -263,7 +261,7 @@ extension ArchiveValue {
     /// Levels any thread's stack holds a walk of, even a debug build's on a 512 KiB thread.
     private static let levelsOnAnyStack = 32
 
-    /// Runs `body`, which recurses once per level of this value (comparing, writing, copying it),
+    /// Runs `body`, which recurses once per level of this value (writing, copying it),
     /// where the stack holds it: in place for a value of a few levels, the usual case; for a
     /// deeper one on a thread of the library's pool, whose stack holds the deepest nesting the
     /// command line accepts (see `DeepStack`), the call waiting for it.

@@ -14,17 +14,28 @@ struct TapePair {
     /// so without this a value nested d levels deep that differs at its bottom would cost 2^d
     /// comparisons.
     let unequal = UnequalContainers()
+    /// The walk's stack, kept between comparisons so that each does not allocate its own.
+    private let stack = ComparisonStack()
 
     func equal(_ a: TapeValue, _ b: TapeValue) -> Bool {
         switch (a, b) {
         case (.node(let x), .node(let y)): equal(x, y)
-        case (.node(let x), .entries(let y, let positions)): x.kind == .dictionary && sameEntries(x, 0..<x.memberCount, y, positions)
-        case (.entries(let x, let positions), .node(let y)): y.kind == .dictionary && sameEntries(x, positions, y, 0..<y.memberCount)
-        case (.entries(let x, let xPositions), .entries(let y, let yPositions)): sameEntries(x, xPositions, y, yPositions)
+        case (.node(let x), .entries(let y, let positions)): x.kind == .dictionary && compare(Comparison(x, y, positions: (Array(0..<x.memberCount), positions)))
+        case (.entries(let x, let positions), .node(let y)): y.kind == .dictionary && compare(Comparison(x, y, positions: (positions, Array(0..<y.memberCount))))
+        case (.entries(let x, let xPositions), .entries(let y, let yPositions)): compare(Comparison(x, y, positions: (xPositions, yPositions)))
         }
     }
 
     func equal(_ a: TapeNode, _ b: TapeNode) -> Bool {
+        switch quickAnswer(a, b) {
+        case let answer?: answer
+        case nil: compare(Comparison(a, b))
+        }
+    }
+
+    /// Whether two nodes are equal, when that is known without walking them: leaves, nodes of
+    /// another kind or size, containers already found unequal. Nil for containers to walk.
+    private func quickAnswer(_ a: TapeNode, _ b: TapeNode) -> Bool? {
         guard a.kind == b.kind, a.count == b.count else { return false }
         switch a.kind.layout {
         case .scalar:
@@ -34,23 +45,34 @@ struct TapePair {
             guard old.bytes(of: a).hasSameBytes(as: new.bytes(of: b)) else { return false }
             return a.kind != .data || old.dataError(a) == new.dataError(b)
         case .elements, .url, .entries, .fields, .object:
-            let same = sameContainers(a, b)
-            if !same { unequal.insert(a, b) }
-            return same
+            return unequal.contains(a, b) ? false : nil
         }
     }
 
-    private func sameContainers(_ a: TapeNode, _ b: TapeNode) -> Bool {
-        switch a.kind.layout {
-        case .entries: sameEntries(a, 0..<a.memberCount, b, 0..<b.memberCount)
-        case .fields: sameFields(a, b)
-        case .object: sameClass(a, b) && sameFields(a, b)
-        default: (0..<a.memberCount).allSatisfy { equal(old.member($0, of: a), new.member($0, of: b)) }
+    /// Walks `root` and the containers inside it with a stack of its own, depth first, so that
+    /// values nested as deeply as the limits allow compare on any thread. Each comparison asks
+    /// for the pairs it needs one at a time (`Comparison.next`) and is told each answer.
+    private func compare(_ root: Comparison) -> Bool {
+        var comparisons = stack.take()
+        defer { stack.giveBack(comparisons) }
+        comparisons.append(root)
+        var answer: Bool?
+        while let last = comparisons.indices.last {
+            switch comparisons[last].next(after: answer, in: self) {
+            case .compare(let x, let y):
+                answer = quickAnswer(x, y)
+                if answer == nil { comparisons.append(Comparison(x, y)) }
+            case .done(let same):
+                let finished = comparisons.removeLast()
+                if !same, finished.isWhole { unequal.insert(finished.a, finished.b) }
+                answer = same
+            }
         }
+        return answer!
     }
 
     /// Whether `a` and `b` may be equal: not already found unequal. For matching candidates.
-    private func mayBeEqual(_ a: TapeNode, _ b: TapeNode) -> Bool {
+    fileprivate func mayBeEqual(_ a: TapeNode, _ b: TapeNode) -> Bool {
         !unequal.contains(a, b)
     }
 
@@ -69,39 +91,6 @@ struct TapePair {
             let member = old.member(position, of: a)
             let hash = Self.hash(member, in: old)
             guard let found = unmatched[hash]?.firstIndex(where: { mayBeEqual(member, new.member($0, of: b)) && equal(member, new.member($0, of: b)) }) else { return false }
-            unmatched[hash]!.remove(at: found)
-        }
-        return true
-    }
-
-    /// Whether an archive's or object's fields are the same: with the same names in the same
-    /// order, the same values in that order (as `OrderedFields` compares them); otherwise the
-    /// same name/value pairs.
-    private func sameFields(_ a: TapeNode, _ b: TapeNode) -> Bool {
-        let count = a.memberCount
-        guard (0..<count).allSatisfy({ old.bytes(of: old.member($0, of: a)).hasSameBytes(as: new.bytes(of: new.member($0, of: b))) }) else {
-            return sameEntries(a, 0..<count, b, 0..<count)
-        }
-        return (0..<count).allSatisfy { equal(old.value($0, of: a), new.value($0, of: b)) }
-    }
-
-    /// Whether `a`'s entries at `aPositions` and `b`'s at `bPositions` (of dictionaries,
-    /// archives or objects) are the same key/value pairs: in the same order, the usual case, or
-    /// as multisets.
-    private func sameEntries<A: Collection<Int>, B: Collection<Int>>(_ a: TapeNode, _ aPositions: A, _ b: TapeNode, _ bPositions: B) -> Bool {
-        guard aPositions.count == bPositions.count else { return false }
-        func same(_ x: Int, _ y: Int) -> Bool {
-            equal(old.member(x, of: a), new.member(y, of: b)) && equal(old.value(x, of: a), new.value(y, of: b))
-        }
-        func mayBeSame(_ x: Int, _ y: Int) -> Bool {
-            mayBeEqual(old.member(x, of: a), new.member(y, of: b)) && mayBeEqual(old.value(x, of: a), new.value(y, of: b)) && same(x, y)
-        }
-        if zip(aPositions, bPositions).allSatisfy(same) { return true }
-        var unmatched: [Int: [Int]] = [:]
-        for position in bPositions { unmatched[Self.entryHash(b, position, in: new), default: []].append(position) }
-        for position in aPositions {
-            let hash = Self.entryHash(a, position, in: old)
-            guard let found = unmatched[hash]?.firstIndex(where: { mayBeSame(position, $0) }) else { return false }
             unmatched[hash]!.remove(at: found)
         }
         return true
@@ -133,7 +122,7 @@ struct TapePair {
         return hasher.finalize()
     }
 
-    private static func entryHash(_ node: TapeNode, _ position: Int, in view: TapeView) -> Int {
+    fileprivate static func entryHash(_ node: TapeNode, _ position: Int, in view: TapeView) -> Int {
         var hasher = Hasher()
         hasher.combine(hash(view.member(position, of: node), in: view))
         hasher.combine(hash(view.value(position, of: node), in: view))
@@ -183,5 +172,144 @@ final class UnequalContainers {
     func contains(_ a: TapeNode, _ b: TapeNode) -> Bool {
         guard !pairs.isEmpty, a.kind.layout != .scalar, a.kind.layout != .bytes else { return false }
         return pairs.contains(Self.pair(a, b))
+    }
+}
+
+/// One container pair being compared by `TapePair`, as a step machine: each call of `next`
+/// is told the answer to the pair it asked for last, and asks for another or gives its own.
+///
+/// Elements and URLs compare member by member in order. Entries (a dictionary's, or fields
+/// whose names differ in order) compare in order first, the usual case, and otherwise as
+/// multisets (see `Matching`). Fields whose names are the same in order compare value by value,
+/// an object's after its class.
+private struct Comparison {
+    let a: TapeNode
+    let b: TapeNode
+    /// The entries compared, when not all of them (a state's dictionary entries); nil for all.
+    private let positions: (a: [Int], b: [Int])?
+    private var phase = Phase.start
+    /// The next pair in order (for entries, key and value count as two).
+    private var position = 0
+    private var matching: Matching?
+
+    private enum Phase { case start, members, values, entries, matching }
+
+    enum Request {
+        case compare(TapeNode, TapeNode)
+        case done(Bool)
+    }
+
+    init(_ a: TapeNode, _ b: TapeNode, positions: (a: [Int], b: [Int])? = nil) {
+        (self.a, self.b, self.positions) = (a, b, positions)
+    }
+
+    /// Whether the whole of both nodes is compared (so that the answer holds for them).
+    var isWhole: Bool { positions == nil }
+
+    mutating func next(after answer: Bool?, in pair: TapePair) -> Request {
+        switch phase {
+        case .start:
+            switch a.kind.layout {
+            case .elements, .url:
+                phase = .members
+            case .object where !pair.sameClass(a, b):
+                return .done(false)
+            case .fields, .object:
+                let (old, new) = (pair.old, pair.new)
+                phase = (0..<a.memberCount).allSatisfy { old.bytes(of: old.member($0, of: a)).hasSameBytes(as: new.bytes(of: new.member($0, of: b))) } ? .values : .entries
+            default:
+                guard positions.map({ $0.a.count == $0.b.count }) ?? true else { return .done(false) }
+                phase = .entries
+            }
+            return next(after: nil, in: pair)
+        case .members, .values:
+            if answer == false { return .done(false) }
+            guard position < a.memberCount else { return .done(true) }
+            defer { position += 1 }
+            return phase == .members
+                ? .compare(pair.old.member(position, of: a), pair.new.member(position, of: b))
+                : .compare(pair.old.value(position, of: a), pair.new.value(position, of: b))
+        case .entries:
+            if answer == false {
+                phase = .matching
+                matching = Matching(a, b, positions ?? (Array(0..<a.memberCount), Array(0..<b.memberCount)), in: pair)
+                return next(after: nil, in: pair)
+            }
+            guard position < 2 * (positions?.a.count ?? a.memberCount) else { return .done(true) }
+            defer { position += 1 }
+            let (x, y) = (positions?.a[position / 2] ?? position / 2, positions?.b[position / 2] ?? position / 2)
+            return position % 2 == 0
+                ? .compare(pair.old.member(x, of: a), pair.new.member(y, of: b))
+                : .compare(pair.old.value(x, of: a), pair.new.value(y, of: b))
+        case .matching:
+            return matching!.next(after: answer, a, b, in: pair)
+        }
+    }
+}
+
+/// Entries matched as multisets: each entry of `a`, in order, takes the first entry of `b` not
+/// yet taken, with the same hash, whose key and value are equal (candidates already found
+/// unequal are passed over).
+private final class Matching {
+    /// `a`'s entries to match, in order.
+    private let positions: [Int]
+    /// `b`'s entries not yet taken, by hash.
+    private var unmatched: [Int: [Int]] = [:]
+    /// The entry of `a` being matched, its hash, and the candidate compared (its place in
+    /// `unmatched[hash]`; nil before the first), key first, then value.
+    private var index = 0
+    private var hash = 0
+    private var candidate: Int?
+    private var comparingValue = false
+
+    init(_ a: TapeNode, _ b: TapeNode, _ entries: (a: [Int], b: [Int]), in pair: TapePair) {
+        positions = entries.a
+        for position in entries.b { unmatched[TapePair.entryHash(b, position, in: pair.new), default: []].append(position) }
+    }
+
+    func next(after answer: Bool?, _ a: TapeNode, _ b: TapeNode, in pair: TapePair) -> Comparison.Request {
+        if let current = candidate {
+            if answer == true, !comparingValue {
+                comparingValue = true
+                return .compare(pair.old.value(positions[index], of: a), pair.new.value(unmatched[hash]![current], of: b))
+            }
+            if answer == true {
+                unmatched[hash]!.remove(at: current)
+                (index, candidate) = (index + 1, nil)
+            } else {
+                candidate = current + 1
+            }
+        }
+        if candidate == nil {
+            guard index < positions.count else { return .done(true) }
+            hash = TapePair.entryHash(a, positions[index], in: pair.old)
+            candidate = 0
+        }
+        let x = positions[index]
+        let candidates = unmatched[hash] ?? []
+        while let current = candidate, current < candidates.count {
+            let y = candidates[current]
+            if pair.mayBeEqual(pair.old.member(x, of: a), pair.new.member(y, of: b)), pair.mayBeEqual(pair.old.value(x, of: a), pair.new.value(y, of: b)) {
+                comparingValue = false
+                return .compare(pair.old.member(x, of: a), pair.new.member(y, of: b))
+            }
+            candidate = current + 1
+        }
+        return .done(false)
+    }
+}
+
+/// The stack of a `TapePair`'s walk, its room kept between walks (a pair serves one thread).
+private final class ComparisonStack {
+    private var comparisons: [Comparison] = []
+
+    func take() -> [Comparison] {
+        defer { comparisons = [] }
+        return comparisons
+    }
+
+    func giveBack(_ used: [Comparison]) {
+        comparisons = used
+        comparisons.removeAll(keepingCapacity: true)
     }
 }
