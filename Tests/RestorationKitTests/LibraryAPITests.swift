@@ -104,14 +104,14 @@ final class LibraryAPITests: XCTestCase {
         XCTAssertEqual(ArchiveValue.float(0.1).floatValue, 0.1)
     }
 
-    /// Values 20 000 levels deep compare on a thread of 256 KiB (the comparison keeps a stack
-    /// of its own), and in time when they differ at their bottom: a dictionary's
+    /// Values 20 000 levels deep compare, print and copy on a thread of 256 KiB (each walk keeps
+    /// a stack of its own), and compare in time when they differ at their bottom: a dictionary's
     /// entry, compared in order and again as a multiset member, would cost 2^512 comparisons
     /// without the pairs already found unequal; so would a repeated key whose values share
     /// one container. (Equal values cost what they expand to, shared members once per
     /// reference, which the decoder's `maxNodes` bounds; these, built by hand, would expand to
     /// 2^20000.)
-    func testDeepValuesCompareOnASmallStackInLinearTime() {
+    func testDeepValuesWorkOnASmallStackAndCompareInLinearTime() {
         func nested(_ leaf: Int128, entries: Int) -> ArchiveValue {
             var builder = TapeBuilder()
             var value = builder.integer(leaf)
@@ -130,11 +130,14 @@ final class LibraryAPITests: XCTestCase {
         let values = [1, 2].map { entries in (nested(1, entries: entries), nested(1, entries: entries), nested(2, entries: entries)) }
         let thread = Thread {
             for (index, (a, b, c)) in values.enumerated() { result.outcomes += [index > 0 || a == b, a != c, c != a] }
+            // Written and copied there too (the first, whose members are not shared).
+            let (a, _, c) = values[0]
+            result.outcomes += [a.description.hasPrefix("{k: {k: "), a.description.hasSuffix("…"), ArchiveValue.array([a]).elements?.first == a, ArchiveValue.array([c]).elements?.first != a]
             result.done.signal()
         }
         thread.stackSize = 256 << 10
         thread.start()
         XCTAssertEqual(result.done.wait(timeout: .now() + 60), .success, "no answer in a minute")
-        XCTAssertEqual(result.outcomes, Array(repeating: true, count: 6))
+        XCTAssertEqual(result.outcomes, Array(repeating: true, count: 10))
     }
 }

@@ -239,14 +239,83 @@ struct TextDumpValues {
     /// (`{theme: "dark", sizes: [1, 2]}`), a container's first `compactMemberLimit` members, cut
     /// with `…` past `limit` bytes. Writing stops there: a value nested a few levels deep with
     /// a few members at each level would otherwise take exponential time to write in full.
+    /// Walks with a stack of its own, so that a value as deep as the limits allow is written on
+    /// any thread.
     func compact(_ node: TapeNode, limit: Int) -> String {
         var text = ""
-        writeCompact(node, into: &text, limit: limit)
+        // The containers being written: each one's node, its member being written (key or
+        // value), and the next member.
+        var open: [(node: TapeNode, writingKey: Bool, next: Int)] = []
+        // The value to write next, if any; then the innermost open container goes on.
+        var next: TapeNode? = node
+        while true {
+            if let value = next {
+                next = nil
+                if text.utf8.count <= limit {
+                    if let opening = compactOpening(value) {
+                        text += opening
+                        open.append((value, false, 0))
+                    } else {
+                        next = writeCompactLeaf(value, into: &text)
+                        if next != nil { continue }
+                    }
+                }
+            }
+            guard var container = open.popLast() else { break }
+            let keyed = container.node.kind.layout != .elements
+            if container.next > 0 {
+                if container.writingKey {
+                    // The key is written: its value follows.
+                    text += ": "
+                    container.writingKey = false
+                    next = view.value(container.next - 1, of: container.node)
+                    open.append(container)
+                    continue
+                }
+                // A member is written: past the limit, nothing more is (no closing either).
+                if text.utf8.count > limit { continue }
+            }
+            let position = container.next
+            guard position < min(container.node.memberCount, Self.compactMemberLimit) else {
+                text += (container.node.memberCount > Self.compactMemberLimit ? ", …" : "") + (keyed ? "}" : "]")
+                continue
+            }
+            if position > 0 { text += ", " }
+            container.next += 1
+            if keyed {
+                let key = view.member(position, of: container.node)
+                if key.kind == .string {
+                    text += TextEscaping.escape(view.string(of: key)) + ": "
+                    next = view.value(position, of: container.node)
+                } else {
+                    container.writingKey = true
+                    next = key
+                }
+            } else {
+                next = view.member(position, of: container.node)
+            }
+            open.append(container)
+        }
         return text.shortened(to: limit)
     }
 
-    private func writeCompact(_ node: TapeNode, into text: inout String, limit: Int) {
-        guard text.utf8.count <= limit else { return }
+    /// What a container's compact form begins with (`[`, `{`, `archive{`, `Class{` …); nil for a
+    /// value that holds no members to list.
+    private func compactOpening(_ node: TapeNode) -> String? {
+        switch node.kind {
+        case .array: "["
+        case .set: "set["
+        case .orderedSet: "orderedSet["
+        case .dictionary: "{"
+        case .archive: "archive{"
+        case .object:
+            TextEscaping.escape(SwiftDemangler.demangle(view.classes[node.classIndex].name) ?? view.classes[node.classIndex].name) + "{"
+        default: nil
+        }
+    }
+
+    /// Writes a value that holds no members to list; returns a URL's base, written next.
+    private func writeCompactLeaf(_ node: TapeNode, into text: inout String) -> TapeNode? {
         switch node.kind {
         case .null: text += "nil"
         case .string: text += "\"" + TextEscaping.escape(view.string(of: node)).replacingQuotes() + "\""
@@ -263,41 +332,17 @@ struct TextDumpValues {
         case .data:
             let bytes = view.bytes(of: node)
             text += "<\(bytes.count) bytes" + (bytes.isEmpty ? "" : ": " + ByteFormatting.hexPreview(bytes, limit: 8)) + ">"
-        case .array: compactMembers(node, open: "[", into: &text, limit: limit)
-        case .set: compactMembers(node, open: "set[", into: &text, limit: limit)
-        case .orderedSet: compactMembers(node, open: "orderedSet[", into: &text, limit: limit)
-        case .dictionary: compactMembers(node, open: "{", into: &text, limit: limit)
         case .uuid: text += "UUID " + ByteFormatting.uuidString(Array(view.bytes(of: node)))
         case .url:
             text += "URL \"" + TextEscaping.escape(view.string(of: view.member(0, of: node))).replacingQuotes() + "\""
             if view.member(1, of: node).kind != .null {
                 text += " relative to "
-                writeCompact(view.member(1, of: node), into: &text, limit: limit)
+                return view.member(1, of: node)
             }
-        case .object:
-            let name = view.classes[node.classIndex].name
-            compactMembers(node, open: TextEscaping.escape(SwiftDemangler.demangle(name) ?? name) + "{", into: &text, limit: limit)
         case .reference: text += "ref(" + TextEscaping.escape(view.string(of: node)) + ")"
-        case .archive: compactMembers(node, open: "archive{", into: &text, limit: limit)
         case .special: text += summary(.node(node))
+        case .array, .set, .orderedSet, .dictionary, .archive, .object: preconditionFailure("a container")
         }
-    }
-
-    /// A container's first members after `open`: elements, or keys and values (a string key as
-    /// it is, escaped).
-    private func compactMembers(_ node: TapeNode, open: String, into text: inout String, limit: Int) {
-        let keyed = node.kind.layout != .elements
-        text += open
-        for position in 0..<min(node.memberCount, Self.compactMemberLimit) {
-            if position > 0 { text += ", " }
-            if keyed {
-                let key = view.member(position, of: node)
-                if key.kind == .string { text += TextEscaping.escape(view.string(of: key)) } else { writeCompact(key, into: &text, limit: limit) }
-                text += ": "
-            }
-            writeCompact(keyed ? view.value(position, of: node) : view.member(position, of: node), into: &text, limit: limit)
-            if text.utf8.count > limit { return }
-        }
-        text += (node.memberCount > Self.compactMemberLimit ? ", …" : "") + (keyed ? "}" : "]")
+        return nil
     }
 }

@@ -97,32 +97,49 @@ extension ArchiveTape {
 extension TapeBuilder {
     /// Appends a copy of `value`'s node and everything under it and returns the copy's node.
     mutating func copy(_ value: ArchiveValue) -> TapeNode {
-        value.withStackForNesting { value.tape.withView { copy(value.node, from: $0) } }
+        value.tape.withView { copy(value.node, from: $0) }
     }
 
     /// Appends a copy of `node` of the tape `view` is of, and everything under it (its bytes,
-    /// wide integer, class and data error too), and returns the copy's node.
+    /// wide integer, class and data error too), and returns the copy's node. Walks with a
+    /// stack of its own, so that a value as deep as the limits allow is copied on any thread.
     mutating func copy(_ node: TapeNode, from view: TapeView) -> TapeNode {
-        var copied = node
+        if let leaf = copyLeaf(node, from: view) { return leaf }
+        // The containers being copied: each one's node, where its members start on `stack`,
+        // and its next member.
+        var open = [(node: node, mark: stack.count, next: 0)]
+        while let last = open.indices.last {
+            let container = open[last].node
+            if open[last].next < container.blockSize {
+                let member = view.nodes[container.first + open[last].next]
+                open[last].next += 1
+                if let leaf = copyLeaf(member, from: view) { stack.append(leaf) } else { open.append((member, stack.count, 0)) }
+                continue
+            }
+            let mark = open.removeLast().mark
+            var copied = container
+            let first = UInt64(popBlock(from: mark))
+            copied.payload = container.kind.layout == .object ? UInt64(intern(view.classes[container.classIndex])) << 32 | first : first
+            if open.isEmpty { return copied }
+            stack.append(copied)
+        }
+        preconditionFailure("the walk ends with its first container")
+    }
+
+    /// The copy of a node that holds no others (appended to the tape, for bytes); nil for a
+    /// container.
+    private mutating func copyLeaf(_ node: TapeNode, from view: TapeView) -> TapeNode? {
         switch node.kind.layout {
         case .scalar:
             return node.flags.contains(.wide) ? integer(view.wideIntegers[node.offset]) : node
         case .bytes:
-            copied = appendText(node.kind, view.bytes(of: node))
+            var copied = appendText(node.kind, view.bytes(of: node))
             copied.flags = node.flags.subtracting(.inSource)
             if let reason = view.dataError(node) { dataErrors[TapeBytes.Location(copied)] = reason }
             return copied
         case .elements, .url, .entries, .fields, .object:
-            break
+            return nil
         }
-        let mark = stack.count
-        for position in 0..<node.blockSize {
-            let member = copy(view.nodes[node.first + position], from: view)
-            stack.append(member)
-        }
-        let first = UInt64(popBlock(from: mark))
-        copied.payload = node.kind.layout == .object ? UInt64(intern(view.classes[node.classIndex])) << 32 | first : first
-        return copied
     }
 
     /// An archive's named members as a block of names, then values.

@@ -253,40 +253,7 @@ extension ArchiveValue: Hashable {
 extension ArchiveValue: CustomStringConvertible {
     /// The value on one line, as `diff` writes it: a container's first members, cut past 4 096 bytes.
     public var description: String {
-        withStackForNesting { tape.withView { TextDumpValues(formatter: TextDumpFormatter(), view: $0).compact(node, limit: 4096) } }
-    }
-}
-
-extension ArchiveValue {
-    /// Levels any thread's stack holds a walk of, even a debug build's on a 512 KiB thread.
-    private static let levelsOnAnyStack = 32
-
-    /// Runs `body`, which recurses once per level of this value (writing, copying it),
-    /// where the stack holds it: in place for a value of a few levels, the usual case; for a
-    /// deeper one on a thread of the library's pool, whose stack holds the deepest nesting the
-    /// command line accepts (see `DeepStack`), the call waiting for it.
-    func withStackForNesting<Result>(_ body: () -> Result) -> Result {
-        nests(deeperThan: Self.levelsOnAnyStack) ? DeepStack.run(stackSize: DeepStack.largestStackSize, body) : body()
-    }
-
-    /// Whether the value nests deeper than `bound` levels, found without recursing and without
-    /// walking a shared container twice at one level.
-    private func nests(deeperThan bound: Int) -> Bool {
-        tape.withView { view in
-            var pending = [(node, 1)]
-            struct Visit: Hashable {
-                let block: UInt64
-                let level: Int
-            }
-            var visited = Set<Visit>()
-            while let (node, level) = pending.popLast() {
-                guard node.kind.layout != .scalar, node.kind.layout != .bytes else { continue }
-                guard level < bound else { return true }
-                guard visited.insert(Visit(block: node.payload, level: level)).inserted else { continue }
-                for position in 0..<node.blockSize { pending.append((view.nodes[node.first + position], level + 1)) }
-            }
-            return false
-        }
+        tape.withView { TextDumpValues(formatter: TextDumpFormatter(), view: $0).compact(node, limit: 4096) }
     }
 }
 

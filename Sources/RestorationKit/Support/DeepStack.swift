@@ -22,9 +22,6 @@ package enum DeepStack {
     /// level of reading, decoding and printing together, so this leaves a wide margin.
     static let bytesPerLevel = 64 * 1024
 
-    /// The stack of the pool's workers: enough for the deepest nesting the command line accepts.
-    static var largestStackSize: Int { WorkerPool.stackSize }
-
     /// The stack a thread needs to decode and print input within `limits`.
     /// Limits too large for any stack (`Int.max` for "no limit") ask for `Int.max`.
     public static func stackSize(for limits: DecodingLimits) -> Int {
