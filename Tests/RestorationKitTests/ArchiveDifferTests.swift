@@ -157,9 +157,10 @@ final class ArchiveDifferTests: XCTestCase {
         XCTAssertNil(firstDifference, "changes out of order from \(firstDifference.map { changes[$0] } ?? "")")
     }
 
-    /// Values 4 000 levels deep (dictionaries in arrays) are compared on a thread of 256 KiB:
-    /// the comparison keeps a stack of its own. The one change is at the bottom, by its path.
-    func testDeepValuesAreComparedOnAnOrdinaryStack() {
+    /// Values 4 000 levels deep (dictionaries in arrays) are compared, dumped and their change
+    /// written on a thread of 256 KiB: each walk keeps a stack of its own. The one change is at
+    /// the bottom, by its path.
+    func testDeepValuesAreComparedAndWrittenOnAnOrdinaryStack() {
         let levels = 4_000
         func deep(_ leaf: Int128) -> RestorationArchive {
             var builder = TapeBuilder()
@@ -183,12 +184,16 @@ final class ArchiveDifferTests: XCTestCase {
         final class Result: @unchecked Sendable {
             var changes: [ArchiveChange] = []
             var same: [ArchiveChange] = []
+            var dumpLines: [Substring] = []
+            var diffText = ""
             let done = DispatchSemaphore(value: 0)
         }
         let result = Result()
         let thread = Thread {
             result.changes = ArchiveDiffer().diff(old, new)
             result.same = ArchiveDiffer().diff(old, old)
+            result.dumpLines = TextDumpFormatter().format(new, file: "new").split(separator: "\n")
+            result.diffText = DiffTextFormatter().format(result.changes, a: "old", b: "new")
             result.done.signal()
         }
         thread.stackSize = 256 << 10
@@ -200,5 +205,9 @@ final class ArchiveDifferTests: XCTestCase {
         XCTAssertEqual(result.changes.first?.path.last, .key("k"))
         XCTAssertEqual(result.changes.first?.old, .value(.integer(1)))
         XCTAssertEqual(result.changes.first?.new, .value(.integer(2)))
+        // Written there too: a line per level, the deepest last among the object's.
+        XCTAssertEqual(result.dumpLines.filter { $0.contains("[0]") }.count, levels / 2)
+        XCTAssertEqual(result.dumpLines.last?.hasSuffix("(level \(levels + 1)) k....2"), true, "\(result.dumpLines.suffix(3))")
+        XCTAssertTrue(result.diffText.hasSuffix(": 1 → 2\n"), result.diffText.suffix(80).description)
     }
 }

@@ -15,11 +15,8 @@ package struct DiffTextFormatter: Sendable {
     }
 
     /// The text, or nil once it would be longer than `outputLimit` bytes (it is not built further).
+    /// Values are written in their compact form, which keeps a stack of its own.
     public func format(_ changes: [ArchiveChange], a: String, b: String, outputLimit: Int) -> String? {
-        DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) { formatOnCurrentStack(changes, a: a, b: b, outputLimit: outputLimit) }
-    }
-
-    private func formatOnCurrentStack(_ changes: [ArchiveChange], a: String, b: String, outputLimit: Int) -> String? {
         var text = paint("--- " + RawPath.display(a), .bold) + "\n" + paint("+++ " + RawPath.display(b), .bold) + "\n"
         var groups: [String?] = []
         var byGroup: [String?: [ArchiveChange]] = [:]

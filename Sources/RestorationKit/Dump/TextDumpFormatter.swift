@@ -25,8 +25,8 @@ package struct TextDumpFormatter: Sendable {
     /// would grow with values × depth instead of with values. Deeper lines say their level.
     static let maximumIndent = 16
 
-    /// The text for `archive`. Printing recurses once per nesting level, so it runs on a deep
-    /// stack (see `DeepStack`).
+    /// The text for `archive`, written on the calling thread (values are walked with a stack of
+    /// their own), a large archive's objects on the other processors too.
     public func format(_ archive: RestorationArchive, file: String) -> String {
         format(archive, file: file, outputLimit: .max)!
     }
@@ -53,9 +53,7 @@ package struct TextDumpFormatter: Sendable {
     public func withFormattedPieces(
         _ archive: RestorationArchive, file: String, outputLimit: Int, _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Void
     ) -> Bool {
-        let parts = DeepStack.run(stackSize: DeepStack.stackSize(for: archive.limits)) {
-            formatOnCurrentStack(archive, file: file, outputLimit: outputLimit)
-        }
+        let parts = formatParts(archive, file: file, outputLimit: outputLimit)
         guard parts.reduce(0, { $0 + $1.count }) <= outputLimit else { return false }
         withExtendedLifetime(parts) { parts.map(\.bytes).withUnsafeBufferPointer(body) }
         return true
@@ -63,7 +61,7 @@ package struct TextDumpFormatter: Sendable {
 
     /// The text in parts, in order: more than one when the saved objects were written on
     /// several processors.
-    private func formatOnCurrentStack(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [TextOutput] {
+    private func formatParts(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [TextOutput] {
         let inParts = archive.isRestorationArchive && writesInParts && DeepStack.parts(of: archive.objects.count).count > 1
         // Room taken at once: about 2 KiB per saved object when the objects are written here (a
         // large archive's dump takes about 1 KiB each), 256 bytes when only the class map and
@@ -105,7 +103,7 @@ package struct TextDumpFormatter: Sendable {
     /// stop soon after they pass `outputLimit` together.
     private func objects(of archive: RestorationArchive, after spent: Int, outputLimit: Int) -> [TextOutput] {
         let budget = SharedTextBudget(limit: outputLimit, spent: spent)
-        return DeepStack.mapParts(of: archive.objects.count, stackSize: DeepStack.stackSize(for: archive.limits)) { range in
+        return DeepStack.mapParts(of: archive.objects.count, stackSize: 1 << 20) { range in
             var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
             objects(range, of: archive, into: &out)
             return out

@@ -9,6 +9,8 @@ struct TextDumpValues {
     enum Label {
         case key(TapeNode)
         case text(String)
+        /// An element's, `[index]`.
+        case index(Int)
     }
 
     /// Labels longer than this do not widen their siblings' dots: one long key (an archive may
@@ -17,7 +19,7 @@ struct TextDumpValues {
 
     /// The members of an archive or an object, keys as labels.
     func fields(of node: TapeNode, indent: Int, into out: inout TextOutput) {
-        fields(node.memberCount, indent: indent, into: &out) { (.key(view.member($0, of: node)), .node(view.value($0, of: node))) }
+        fields(node.memberCount, indent: indent, into: &out) { entry($0, of: .fields(node)) }
     }
 
     /// A saved object's state (see `TapeObject.State`).
@@ -28,7 +30,8 @@ struct TextDumpValues {
         }
     }
 
-    /// `count` entries, each line's label aligned with its siblings'.
+    /// `count` entries, each line's label aligned with its siblings', each followed by what its
+    /// value holds.
     func fields(_ count: Int, indent: Int, into out: inout TextOutput, _ entry: (Int) -> (Label, TapeValue)) {
         var longest = 0
         for index in 0..<count {
@@ -36,60 +39,104 @@ struct TextDumpValues {
         }
         for index in 0..<count where !out.isFull {
             let (label, value) = entry(index)
-            line(value, indent: indent, longest: longest, into: &out) { writeLabel(label, into: &$0) }
+            line(label, value, indent: indent, longest: longest, into: &out)
+            members(of: value, indent: indent + 1, into: &out)
         }
     }
 
-    /// The elements of an array or set, labelled `[index]`.
-    private func elements(of node: TapeNode, indent: Int, into out: inout TextOutput) {
-        // The longest label is the last index's.
-        let longest = TextOutput.decimalWidth(node.memberCount - 1) + 2
-        for index in 0..<node.memberCount where !out.isFull {
-            line(.node(view.member(index, of: node)), indent: indent, longest: longest, into: &out) { out in
-                out.append("[")
-                out.appendDecimal(index)
-                out.append("]")
-                return TextOutput.decimalWidth(index) + 2
+    /// Where a container's members are, as lines are listed from them.
+    private enum Members {
+        /// An array's or set's elements, labelled `[index]`.
+        case elements(TapeNode)
+        /// An archive's or object's fields, keys as labels.
+        case fields(TapeNode)
+        /// A dictionary's entries at these positions: string keys as labels, others by their
+        /// summary.
+        case entries(TapeNode, [Int])
+        /// A URL's base.
+        case base(TapeNode)
+    }
+
+    /// A container whose members are being listed: their lines' indentation and longest label,
+    /// and the next member.
+    private struct Listing {
+        let members: Members
+        let count: Int
+        let indent: Int
+        let longest: Int
+        var next = 0
+    }
+
+    /// The lines of what `value` holds, depth first, with a stack of its own, so that a value as
+    /// deep as the limits allow is written on any thread.
+    private func members(of value: TapeValue, indent: Int, into out: inout TextOutput) {
+        var listings: [Listing] = []
+        if let first = listing(of: value, indent: indent) { listings.append(first) }
+        while let last = listings.indices.last {
+            let index = listings[last].next
+            guard index < listings[last].count, !out.isFull else {
+                listings.removeLast()
+                continue
+            }
+            listings[last].next += 1
+            let (label, value) = entry(index, of: listings[last].members)
+            line(label, value, indent: listings[last].indent, longest: listings[last].longest, into: &out)
+            if let inner = listing(of: value, indent: listings[last].indent + 1) { listings.append(inner) }
+        }
+    }
+
+    /// The listing of what `value` holds; nil for a value that holds nothing to list.
+    private func listing(of value: TapeValue, indent: Int) -> Listing? {
+        let members: Members
+        switch value {
+        case .entries(let dictionary, let positions):
+            members = .entries(dictionary, positions)
+        case .node(let node):
+            switch node.kind {
+            case .array, .set, .orderedSet:
+                // The longest label is the last index's.
+                guard node.memberCount > 0 else { return nil }
+                return Listing(members: .elements(node), count: node.memberCount, indent: indent, longest: TextOutput.decimalWidth(node.memberCount - 1) + 2)
+            case .dictionary: members = .entries(node, Array(0..<node.memberCount))
+            case .object, .archive: members = .fields(node)
+            case .url where view.member(1, of: node).kind != .null: members = .base(node)
+            default: return nil
             }
         }
+        let count = switch members {
+        case .entries(_, let positions): positions.count
+        case .fields(let node), .elements(let node): node.memberCount
+        case .base: 1
+        }
+        var longest = 0
+        for index in 0..<count {
+            longest = max(longest, labelWidth(entry(index, of: members).0))
+        }
+        return Listing(members: members, count: count, indent: indent, longest: longest)
     }
 
-    /// One entry's line, its label written by `label` (which returns the label's width), then
-    /// the value's children.
-    private func line(_ value: TapeValue, indent: Int, longest: Int, into out: inout TextOutput, label: (inout TextOutput) -> Int) {
+    /// A container's member `index`: its label and value.
+    private func entry(_ index: Int, of members: Members) -> (Label, TapeValue) {
+        switch members {
+        case .elements(let node):
+            return (.index(index), .node(view.member(index, of: node)))
+        case .fields(let node):
+            return (.key(view.member(index, of: node)), .node(view.value(index, of: node)))
+        case .entries(let dictionary, let positions):
+            let key = view.member(positions[index], of: dictionary)
+            return (key.kind == .string ? .key(key) : .text("(" + summary(.node(key)) + ")"), .node(view.value(positions[index], of: dictionary)))
+        case .base(let url):
+            return (.text("base"), .node(view.member(1, of: url)))
+        }
+    }
+
+    /// One entry's line: indentation, label, dots up to the longest label's end, summary.
+    private func line(_ label: Label, _ value: TapeValue, indent: Int, longest: Int, into out: inout TextOutput) {
         out.indent(indent)
-        let width = label(&out)
+        let width = writeLabel(label, into: &out)
         out.dots(max(min(longest, Self.maximumAlignedLabel) - width, 0) + 4)
         writeSummary(value, into: &out)
         out.endLine()
-        children(of: value, indent: indent + 1, into: &out)
-    }
-
-    private func children(of value: TapeValue, indent: Int, into out: inout TextOutput) {
-        guard case .node(let node) = value else {
-            if case .entries(let dictionary, let positions) = value { entries(of: dictionary, positions: positions, indent: indent, into: &out) }
-            return
-        }
-        switch node.kind {
-        case .array, .set, .orderedSet:
-            elements(of: node, indent: indent, into: &out)
-        case .dictionary:
-            entries(of: node, positions: Array(0..<node.memberCount), indent: indent, into: &out)
-        case .object, .archive:
-            fields(of: node, indent: indent, into: &out)
-        case .url where view.member(1, of: node).kind != .null:
-            fields(1, indent: indent, into: &out) { _ in (.text("base"), .node(view.member(1, of: node))) }
-        default:
-            return
-        }
-    }
-
-    /// A dictionary's entries at `positions`: string keys as labels, others by their summary.
-    private func entries(of dictionary: TapeNode, positions: [Int], indent: Int, into out: inout TextOutput) {
-        fields(positions.count, indent: indent, into: &out) { index in
-            let key = view.member(positions[index], of: dictionary)
-            return (key.kind == .string ? .key(key) : .text("(" + summary(.node(key)) + ")"), .node(view.value(positions[index], of: dictionary)))
-        }
     }
 
     // MARK: Labels
@@ -102,6 +149,8 @@ struct TextDumpValues {
             return TextEscaping.isPlainASCII(bytes) ? bytes.count : TextDumpFormatter.labelWidth(String(decoding: bytes, as: UTF8.self))
         case .text(let text):
             return TextDumpFormatter.labelWidth(text)
+        case .index(let index):
+            return TextOutput.decimalWidth(index) + 2
         }
     }
 
@@ -115,6 +164,11 @@ struct TextDumpValues {
             return bytes.count
         case .text(let text):
             return out.appendLabel(text)
+        case .index(let index):
+            out.append("[")
+            out.appendDecimal(index)
+            out.append("]")
+            return TextOutput.decimalWidth(index) + 2
         }
     }
 
