@@ -263,10 +263,9 @@ private struct TapeValueDiffer {
                 return fieldWalk(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path).map(Step.fields)
             case (.array, .array), (.orderedSet, .orderedSet):
                 return .elements(x, y, path: path, from: 0)
-            case (.set, .set):
-                // Members that differ (see `sameSets`): one change.
-                return nil
             default:
+                // Sets whose members differ (see `sameSets`) are one change, as are values of
+                // other kinds.
                 guard x.kind.layout == .object, y.kind.layout == .object, pair.sameClass(x, y) else { return nil }
                 return fieldWalk(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path).map(Step.fields)
             }

@@ -48,50 +48,48 @@ public struct ArchiveValidator: Sendable {
     ) -> Findings? {
         // Runs on the calling thread, its parts on the others too; the walk of values keeps its
         // own stack (`ReferenceScan`), so any nesting takes an ordinary thread's stack.
-        do {
-            guard archive.kind != .keyedArchive else { return Findings() }
-            guard archive.kind == .restorationArchive || archive.content == nil else {
-                var findings = Findings()
-                findings.add(SavedStateRules.check(archive))
-                return findings
-            }
-            let context = ValidationContext(archive, messageLimit: messageLimit)
-            // Only the first responders' rule reads the views' paths: gathered only for it.
-            let gathersViewPaths = ReferenceRules.firstResponders(of: archive) != nil
+        guard archive.kind != .keyedArchive else { return Findings() }
+        guard archive.kind == .restorationArchive || archive.content == nil else {
             var findings = Findings()
-            findings.add(MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion))
-            // Each object's findings depend on that object and the context alone: parts of the
-            // objects are checked apart, on all processors, and their findings join in order,
-            // every object's path findings before the reference findings.
-            let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: 1 << 20) { range in
-                var part = ObjectFindings<Findings>()
-                // Told when this part counts findings: most objects have none, and asking the
-                // shared count for every object would make the threads wait on each other.
-                var pastLimit = false
-                archive.forEachObjectOnTape(range, while: { !pastLimit }) { object, onTape, view in
-                    let paths = PathRules.check(object, onTape, in: view, context)
-                    var references = Findings.references(within: context)
-                    ReferenceRules.check(object, onTape, in: view, context, into: &references)
-                    let pathsPast = context.count(paths)
-                    part.paths.add(paths)
-                    pastLimit = part.references.add(references: references, counting: context) || pathsPast
-                    if gathersViewPaths {
-                        for (path, _) in onTape.views { part.viewPaths.append(view.string(of: path)) }
-                    }
-                }
-                return part
-            }
-            guard !context.isPastMessageLimit else { return nil }
-            for part in parts { findings.add(part.paths) }
-            findings.add(PathRules.checkArchive(context))
-            for part in parts { findings.add(part.references) }
-            context.viewPaths = ExactTextSet(minimumCapacity: parts.reduce(0) { $0 + $1.viewPaths.count })
-            for part in parts { for path in part.viewPaths { context.viewPaths.insert(path) } }
-            var app = Findings.references(within: context)
-            ReferenceRules.checkApp(context, into: &app)
-            _ = findings.add(references: app, counting: context)
+            findings.add(SavedStateRules.check(archive))
             return findings
         }
+        let context = ValidationContext(archive, messageLimit: messageLimit)
+        // Only the first responders' rule reads the views' paths: gathered only for it.
+        let gathersViewPaths = ReferenceRules.firstResponders(of: archive) != nil
+        var findings = Findings()
+        findings.add(MetadataRules.check(archive, expectedBundleVersion: expectedBundleVersion))
+        // Each object's findings depend on that object and the context alone: parts of the
+        // objects are checked apart, on all processors, and their findings join in order,
+        // every object's path findings before the reference findings.
+        let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: 1 << 20) { range in
+            var part = ObjectFindings<Findings>()
+            // Told when this part counts findings: most objects have none, and asking the
+            // shared count for every object would make the threads wait on each other.
+            var pastLimit = false
+            archive.forEachObjectOnTape(range, while: { !pastLimit }) { object, onTape, view in
+                let paths = PathRules.check(object, onTape, in: view, context)
+                var references = Findings.references(within: context)
+                ReferenceRules.check(object, onTape, in: view, context, into: &references)
+                let pathsPast = context.count(paths)
+                part.paths.add(paths)
+                pastLimit = part.references.add(references: references, counting: context) || pathsPast
+                if gathersViewPaths {
+                    for (path, _) in onTape.views { part.viewPaths.append(view.string(of: path)) }
+                }
+            }
+            return part
+        }
+        guard !context.isPastMessageLimit else { return nil }
+        for part in parts { findings.add(part.paths) }
+        findings.add(PathRules.checkArchive(context))
+        for part in parts { findings.add(part.references) }
+        context.viewPaths = ExactTextSet(minimumCapacity: parts.reduce(0) { $0 + $1.viewPaths.count })
+        for part in parts { for path in part.viewPaths { context.viewPaths.insert(path) } }
+        var app = Findings.references(within: context)
+        ReferenceRules.checkApp(context, into: &app)
+        _ = findings.add(references: app, counting: context)
+        return findings
     }
 
     /// What the rules found about some of the objects, and their views' paths.
