@@ -120,6 +120,9 @@ def class_inputs():
     objects = ["$null", {"$class": g.UID(2), "NS.objects": [g.UID(3 + i) for i in range(3000)]}, g.NSARRAY_CLASS] + list(range(3000))
     shared = g.binary(g.keyed_tree({"root": g.UID(1)}, objects))
     inputs["shared-nested-archive"] = g.binary(g.keyed_tree({"k%d" % i: g.UID(1) for i in range(4000)}, ["$null", shared]))
+    # A chain of 90 000 $objects entries, each the UID of the next: it nests nothing, so no
+    # depth limit bounds it, and the decoder follows it on a stack of its own.
+    inputs["uid-chain"] = g.binary(g.keyed_tree({"first": g.UID(1), "middle": g.UID(45000)}, ["$null"] + [g.UID(i + 2) for i in range(90000)] + ["end"]))
     # Children that repeat one path many times after many others: each repeat names the first
     # child with its path, found without a search through the children before it.
     paths = ["Root/:[%d]:/C" % i for i in range(20000)]

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import RestorationKit
 
@@ -290,6 +291,49 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         assertArchiveError(
             try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 150_000)).decode(propertyList: plist),
             kind: .limitExceeded, contains: "strings and data expand to more than the limit of 150000 bytes (--max-expanded-bytes)")
+    }
+
+    /// `$objects` entries that are UIDs of other entries nest no deeper, so no depth limit
+    /// bounds a chain of them: the decoder follows one as long as `$objects` on its own stack.
+    /// On a 256 KiB thread, with no hop to a larger stack, a chain of 300 000 entries decodes;
+    /// each of its entries is the value at its end, and a chain that comes back to itself is
+    /// a cycle. (Followed by recursion, a chain of 400 000 crashed a release build.)
+    func testChainsOfEntriesThatAreUIDsDecodeOnAnOrdinaryStack() throws {
+        let links = 300_000
+        // Entries 1…links each refer to the next; entry links + 1 is the string at the end;
+        // the two after it refer to each other.
+        let loop = links + 2
+        let objects: [PropertyListValue] = [.string("$null")] + (1...links).map { .uid(UInt64($0 + 1)) }
+            + [.string("end"), .uid(UInt64(loop + 1)), .uid(UInt64(loop))]
+        let plist = PropertyListValue.dictionary(PropertyListDictionary([
+            ("$archiver", .string("NSKeyedArchiver")),
+            ("$version", .integer(100_000)),
+            ("$top", .dictionary(PropertyListDictionary([("first", .uid(1)), ("middle", .uid(UInt64(links / 2))), ("loop", .uid(UInt64(loop)))]))),
+            ("$objects", .array(objects)),
+        ]))
+        final class Outcome: @unchecked Sendable {
+            var top: ArchiveFields?
+            var error: Error?
+            let done = DispatchSemaphore(value: 0)
+        }
+        let outcome = Outcome()
+        let thread = Thread {
+            do {
+                var state = DecodingState(limits: .default, allowsConcurrency: false)
+                outcome.top = try state.decodeRoot(FlatPropertyList(plist), input: [], inSource: false).keyedArchive.top
+            } catch {
+                outcome.error = error
+            }
+            outcome.done.signal()
+        }
+        thread.stackSize = 256 << 10
+        thread.start()
+        outcome.done.wait()
+        XCTAssertNil(outcome.error)
+        let top = try XCTUnwrap(outcome.top)
+        XCTAssertEqual(top["first"], .string("end"))
+        XCTAssertEqual(top["middle"], .string("end"))
+        XCTAssertEqual(top["loop"]?.cycleValue, UInt64(loop))
     }
 
     private func archive(version: PropertyListValue?, objects: [PropertyListValue], top: [(String, PropertyListValue)]) throws -> KeyedArchive {

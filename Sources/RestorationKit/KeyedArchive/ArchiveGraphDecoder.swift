@@ -205,80 +205,201 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             s.archiveClasses.removeSubrange(classBase...)
         }
         prefetchNestedArchives(in: top, &s)
-        let mark = s.tape.stack.count
-        let count = try pushFields(of: top, depth: baseDepth + 1, skippingClass: false, &s)
-        return TapeNode(.archive, count: count, payload: UInt64(try popPairs(from: mark, &s)))
+        let base = s.walk.count
+        s.walk.append(.fields(WalkFrame.Members(top, depth: baseDepth + 1, mark: s.tape.stack.count), nil))
+        return try walk(from: base, &s)
     }
 
-    // MARK: Values stored in place ($top, fields, arrays)
+    // MARK: The walk
 
-    /// Pushes the string-keyed entries of a dictionary (`$top`, an object's fields) on the
-    /// tape's stack as name/value pairs, each value decoded; returns how many.
-    private mutating func pushFields(of dictionary: PropertyListContainer, depth: Int, skippingClass: Bool, _ s: inout DecodingState) throws(ArchiveError) -> Int {
-        var count = 0
-        for position in 0..<dictionary.count {
-            let (name, size) = try key(position, of: dictionary, &s)
-            if skippingClass, s.tape.textEquals(name, "$class") { continue }
-            try s.consumeBytes(size)
-            s.location.append(name)
-            s.tape.stack.append(name)
-            let value = try field(try member(dictionary.count + position, of: dictionary, &s), depth: depth, &s)
-            s.tape.stack.append(value)
-            s.location.removeLast()
-            count += 1
+    /// Decodes the values of the frames from `base` up of the state's walk (see `WalkFrame`),
+    /// the innermost first, after taking `delivered`, a value ready for the innermost; returns
+    /// the value of the frame at `base` (or `delivered`, when there is none).
+    ///
+    /// The walk keeps its own stack, so that neither deep nesting nor a long chain of entries
+    /// that refer to one another uses the thread's: only a nested archive recurses (a few
+    /// levels, bounded by `maxArchiveDepth`). Members are read and decoded in the order a
+    /// recursive descent would read them, so counts and errors are the same.
+    private mutating func walk(from base: Int, delivering delivered: TapeNode? = nil, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        var delivered = delivered
+        walking: while true {
+            if let value = delivered {
+                guard s.walk.count > base else { return value }
+                delivered = nil
+                let top = s.walk.count - 1
+                switch s.walk[top] {
+                case .fields(var members, let info):
+                    s.tape.stack.append(value)
+                    s.location.removeLast()
+                    members.count += 1
+                    s.walk[top] = .fields(members, info)
+                case .container:
+                    s.tape.stack.append(value)
+                }
+            }
+            // The next members of the innermost frame: those with no members of their own are
+            // taken at once; the first that has some is delivered when its frames are done.
+            let top = s.walk.count - 1
+            switch s.walk[top] {
+            case .fields(var members, let info):
+                let dictionary = members.container
+                while members.position < dictionary.count {
+                    let position = members.position
+                    members.position += 1
+                    let (name, size) = try key(position, of: dictionary, &s)
+                    // An object's `$class` is its class, not a field.
+                    if info != nil, s.tape.textEquals(name, "$class") { continue }
+                    try s.consumeBytes(size)
+                    s.location.append(name)
+                    s.tape.stack.append(name)
+                    let index = try member(dictionary.count + position, of: dictionary, &s)
+                    let value = try start(index, depth: members.depth, &s)
+                    if let value, s.walk.count == top + 1 {
+                        s.tape.stack.append(value)
+                        s.location.removeLast()
+                        members.count += 1
+                        continue
+                    }
+                    s.walk[top] = .fields(members, info)
+                    delivered = value
+                    continue walking
+                }
+                s.walk.removeLast()
+                delivered = settle(members.owner, try fieldsNode(members, info, &s), &s)
+            case .container(var members, let keyed):
+                let container = members.container
+                while members.position < container.count {
+                    if keyed {
+                        let (name, size) = try key(members.position, of: container, &s)
+                        try s.consumeBytes(size)
+                        s.tape.stack.append(name)
+                    }
+                    let index = try member((keyed ? container.count : 0) + members.position, of: container, &s)
+                    members.position += 1
+                    let value = try start(index, depth: members.depth, &s)
+                    if let value, s.walk.count == top + 1 {
+                        s.tape.stack.append(value)
+                        continue
+                    }
+                    s.walk[top] = .container(members, keyed: keyed)
+                    delivered = value
+                    continue walking
+                }
+                s.walk.removeLast()
+                close(container, &s)
+                let node = keyed
+                    ? TapeNode(.dictionary, count: container.count, payload: UInt64(try popPairs(from: members.mark, &s)))
+                    : TapeNode(.array, count: container.count, payload: UInt64(try popBlock(from: members.mark, &s)))
+                delivered = settle(members.owner, node, &s)
+            }
         }
-        return count
     }
 
-    private mutating func field(_ index: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    /// The node of `$top` (no class) or of an object whose fields are all on the tape's stack.
+    private func fieldsNode(_ members: WalkFrame.Members, _ info: ArchiveClassInfo?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        guard let info else {
+            return TapeNode(.archive, count: members.count, payload: UInt64(try popPairs(from: members.mark, &s)))
+        }
+        if let foundation = info.foundation, let natural = FoundationValues.naturalNode(foundation, fields: members.mark, count: members.count, classIndex: info.index, in: &s.tape) {
+            s.tape.stack.removeSubrange(members.mark...)
+            return natural
+        }
+        return TapeNode(.object, count: members.count, payload: UInt64(info.index) << 32 | UInt64(try popPairs(from: members.mark, &s)))
+    }
+
+    /// `node`, once it is the value of the `$objects` entries `owner` names: their slots say so.
+    private func settle(_ owner: WalkFrame.Owner?, _ node: TapeNode, _ s: inout DecodingState) -> TapeNode {
+        guard let owner else { return node }
+        let done = DecodingState.ObjectSlot(node: node, state: .done, expandedSize: s.nodes - owner.nodes, expandedBytes: s.bytes - owner.bytes)
+        s.slots[owner.slot] = done
+        if owner.chain < s.pendingSlots.count {
+            for slot in s.pendingSlots[owner.chain...] { s.slots[slot] = done }
+            s.pendingSlots.removeSubrange(owner.chain...)
+        }
+        return node
+    }
+
+    /// Starts decoding the value that is table object `index`, at `depth`: returns its node
+    /// when it has no members to decode, and otherwise pushes the frame that decodes them (a
+    /// container or an object) and returns nil.
+    private mutating func start(_ index: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
         try checkDepth(depth, &s)
-        return try node(for: try item(index, &s), depth: depth, &s)
+        var item = try item(index, &s)
+        // The `$objects` entry whose value the item is, when it is one met for the first time,
+        // and the entries of a chain after it (each the UID of the next): nothing is counted
+        // between the links of a chain, so they all expand to the same.
+        var owner: WalkFrame.Owner?
+        while true {
+            switch item {
+            case .inputString, .textString:
+                let (node, size) = stringNode(item, &s)!
+                try s.consume(1)
+                try s.consumeBytes(size)
+                return settle(owner, node, &s)
+            case .inputData(let start, let count):
+                return settle(owner, try data(input[(input.startIndex + start)..<(input.startIndex + start + count)], inSource: inSource, depth: depth, &s), &s)
+            case .treeData(let index):
+                guard case .scalar(.data(let bytes)) = try object(index, &s) else { preconditionFailure("a tree's data item is not data") }
+                return settle(owner, try data(bytes, inSource: false, depth: depth, &s), &s)
+            case .scalar(.uid(let uid)):
+                if let node = try takeDecoded(uid, depth: depth, &s) { return settle(owner, node, &s) }
+                // An `$objects` entry met for the first time: its slot is filled when its
+                // value is decoded, and meeting it before then is a cycle.
+                let slot = slotBase + Int(uid)
+                s.slots[slot].state = .inProgress
+                if owner == nil {
+                    owner = WalkFrame.Owner(slot: slot, chain: s.pendingSlots.count, nodes: s.nodes, bytes: s.bytes)
+                } else {
+                    s.pendingSlots.append(slot)
+                }
+                let entryIndex = try member(Int(uid), of: objects, &s)
+                let entry = try self.item(entryIndex, &s)
+                if uid == 0, isNull(entry, &s) {
+                    try s.consume(1)
+                    return settle(owner, .null, &s)
+                }
+                guard case .dictionary(let dictionary) = entry, let classIndex = try member(named: "$class", of: dictionary, &s) else {
+                    // A value stored in `$objects` whole (a string, a container, another UID).
+                    try checkDepth(depth, &s)
+                    item = entry
+                    continue
+                }
+                guard case .scalar(.uid(let classUID)) = try self.item(classIndex, &s) else {
+                    throw s.error(.malformed, "object \(uid) has a $class that is \(try describe(classIndex, &s)), not a UID")
+                }
+                let info = try classInfo(classUID, of: Int(uid), &s)
+                try s.consume(1)
+                try s.consumeBytes(info.nameBytes)
+                s.walk.append(.fields(WalkFrame.Members(dictionary, depth: depth + 1, mark: s.tape.stack.count, owner: owner), info))
+                return nil
+            case .scalar(.integer(let integer)):
+                try s.consume(1)
+                return settle(owner, s.tape.integer(integer), &s)
+            case .scalar(.real(let real)):
+                try s.consume(1)
+                return settle(owner, TapeNode(.real, payload: real.bitPattern), &s)
+            case .scalar(.float(let float)):
+                try s.consume(1)
+                return settle(owner, TapeNode(.float, payload: UInt64(float.bitPattern)), &s)
+            case .scalar(.boolean(let boolean)):
+                try s.consume(1)
+                return settle(owner, TapeNode(.boolean, payload: boolean ? 1 : 0), &s)
+            case .scalar(.date(let date)):
+                try s.consume(1)
+                return settle(owner, TapeNode(.date, payload: date.bitPattern), &s)
+            case .array(let container), .dictionary(let container):
+                try s.consume(1)
+                try open(container, &s)
+                let keyed = if case .dictionary = item { true } else { false }
+                s.walk.append(.container(WalkFrame.Members(container, depth: depth + 1, mark: s.tape.stack.count, owner: owner), keyed: keyed))
+                return nil
+            }
+        }
     }
 
     private func checkDepth(_ depth: Int, _ s: inout DecodingState) throws(ArchiveError) {
         guard depth <= s.limits.maxDepth else {
             throw s.error(.limitExceeded, DecodingLimit.depth.exceeded(s.limits.maxDepth))
-        }
-    }
-
-    /// The node of an object already read.
-    private mutating func node(for item: PropertyListItem, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        switch item {
-        case .inputString, .textString:
-            let (node, size) = stringNode(item, &s)!
-            try s.consume(1)
-            try s.consumeBytes(size)
-            return node
-        case .inputData(let start, let count):
-            return try data(input[(input.startIndex + start)..<(input.startIndex + start + count)], inSource: inSource, depth: depth, &s)
-        case .treeData(let index):
-            guard case .scalar(.data(let bytes)) = try object(index, &s) else { preconditionFailure("a tree's data item is not data") }
-            return try data(bytes, inSource: false, depth: depth, &s)
-        case .scalar(let value):
-            return try scalar(value, depth: depth, &s)
-        case .array(let array):
-            try s.consume(1)
-            try open(array, &s)
-            defer { close(array, &s) }
-            let mark = s.tape.stack.count
-            for position in 0..<array.count {
-                let element = try field(try member(position, of: array, &s), depth: depth + 1, &s)
-                s.tape.stack.append(element)
-            }
-            return TapeNode(.array, count: array.count, payload: UInt64(try popBlock(from: mark, &s)))
-        case .dictionary(let dictionary):
-            try s.consume(1)
-            try open(dictionary, &s)
-            defer { close(dictionary, &s) }
-            let mark = s.tape.stack.count
-            for position in 0..<dictionary.count {
-                let (name, size) = try key(position, of: dictionary, &s)
-                try s.consumeBytes(size)
-                s.tape.stack.append(name)
-                let value = try field(try member(dictionary.count + position, of: dictionary, &s), depth: depth + 1, &s)
-                s.tape.stack.append(value)
-            }
-            return TapeNode(.dictionary, count: dictionary.count, payload: UInt64(try popPairs(from: mark, &s)))
         }
     }
 
@@ -329,28 +450,6 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
     }
 
-    private mutating func scalar(_ value: PropertyListScalar, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        switch value {
-        case .uid(let uid):
-            return try reference(uid, depth: depth, &s)
-        case .integer(let integer):
-            try s.consume(1)
-            return s.tape.integer(integer)
-        case .real(let real):
-            try s.consume(1)
-            return TapeNode(.real, payload: real.bitPattern)
-        case .float(let float):
-            try s.consume(1)
-            return TapeNode(.float, payload: UInt64(float.bitPattern))
-        case .boolean(let boolean):
-            try s.consume(1)
-            return TapeNode(.boolean, payload: boolean ? 1 : 0)
-        case .date(let date):
-            try s.consume(1)
-            return TapeNode(.date, payload: date.bitPattern)
-        }
-    }
-
     /// Marks a container as being decoded; meeting it again inside itself is a cycle.
     private mutating func open(_ container: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) {
         let index = container.index
@@ -376,7 +475,10 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     // MARK: Objects in $objects
 
-    private mutating func reference(_ uid: UInt64, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    /// The node of `$objects` entry `uid` when it needs no decoding: decoded before (counted
+    /// again), under way (a cycle), or decoded ahead (see `prefetchNestedArchives`); nil when
+    /// it is to be decoded now.
+    private mutating func takeDecoded(_ uid: UInt64, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
         guard uid < UInt64(objects.count) else {
             throw s.error(.malformed, "UID \(uid) is out of range: $objects has \(objects.count) \(objects.count == 1 ? "entry" : "entries")")
         }
@@ -408,11 +510,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             s.slots[slot] = DecodingState.ObjectSlot(node: node, state: .done, expandedSize: ready.nodes, expandedBytes: ready.bytes)
             return node
         }
-        s.slots[slot].state = .inProgress
-        let (nodesBefore, bytesBefore) = (s.nodes, s.bytes)
-        let node = try object(at: Int(uid), depth: depth, &s)
-        s.slots[slot] = DecodingState.ObjectSlot(node: node, state: .done, expandedSize: s.nodes - nodesBefore, expandedBytes: s.bytes - bytesBefore)
-        return node
+        return nil
     }
 
     /// The archive decoded ahead for `uid`, at most once.
@@ -421,32 +519,6 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         guard position >= 0 else { return nil }
         prefetchedPosition[uid] = -1
         return prefetched[position]
-    }
-
-    private mutating func object(at uid: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        let index = try member(uid, of: objects, &s)
-        let item = try item(index, &s)
-        if uid == 0, isNull(item, &s) {
-            try s.consume(1)
-            return .null
-        }
-        guard case .dictionary(let dictionary) = item, let classIndex = try member(named: "$class", of: dictionary, &s) else {
-            try checkDepth(depth, &s)
-            return try node(for: item, depth: depth, &s)
-        }
-        guard case .scalar(.uid(let classUID)) = try self.item(classIndex, &s) else {
-            throw s.error(.malformed, "object \(uid) has a $class that is \(try describe(classIndex, &s)), not a UID")
-        }
-        let info = try classInfo(classUID, of: uid, &s)
-        try s.consume(1)
-        try s.consumeBytes(info.nameBytes)
-        let mark = s.tape.stack.count
-        let count = try pushFields(of: dictionary, depth: depth + 1, skippingClass: true, &s)
-        if let foundation = info.foundation, let natural = FoundationValues.naturalNode(foundation, fields: mark, count: count, classIndex: info.index, in: &s.tape) {
-            s.tape.stack.removeSubrange(mark...)
-            return natural
-        }
-        return TapeNode(.object, count: count, payload: UInt64(info.index) << 32 | UInt64(try popPairs(from: mark, &s)))
     }
 
     /// Whether an object is the string `$null` (UID 0 of every archive NSKeyedArchiver writes).
@@ -586,6 +658,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                         // A failure is left to the walk, which meets it in place and reports it as it would.
                         guard let root = try? NestedArchiveReader(archiveDepth: 0, inSource: decoder.inSource).value(of: bytes, depth: Self.topValueDepth, &state) else {
                             state.tape.stack.removeAll(keepingCapacity: true)
+                            state.walk.removeAll(keepingCapacity: true)
+                            state.pendingSlots.removeAll(keepingCapacity: true)
                             state.slots.removeAll(keepingCapacity: true)
                             state.tableEntries.removeAll(keepingCapacity: true)
                             continue
@@ -738,7 +812,8 @@ extension ArchiveGraphDecoder {
     /// Decodes the root value of a plain property list as a value of an archive is decoded:
     /// data that holds a keyed archive becomes a nested archive, under the same limits.
     mutating func decodePlainRoot(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        try field(table.topObject, depth: baseDepth + 1, &s)
+        let base = s.walk.count
+        return try walk(from: base, delivering: try start(table.topObject, depth: baseDepth + 1, &s), &s)
     }
 }
 
@@ -761,7 +836,7 @@ struct NestedArchiveReader {
         guard s.nestedBytes <= s.limits.maxNestedArchiveBytes else {
             throw s.error(.limitExceeded, DecodingLimit.nestedBytes.exceeded(s.limits.maxNestedArchiveBytes), at: inSource ? bytes.startIndex : nil)
         }
-        let marks = (stack: s.tape.stack.count, location: s.location.count, slots: s.slots.count, entries: s.tableEntries.count)
+        let marks = (stack: s.tape.stack.count, walk: s.walk.count, pending: s.pendingSlots.count, location: s.location.count, slots: s.slots.count, entries: s.tableEntries.count)
         let outcome: NestedOutcome
         do throws(ArchiveError) {
             switch format {
@@ -778,6 +853,8 @@ struct NestedArchiveReader {
             }
             // What the failed archive left half built is dropped.
             s.tape.stack.removeSubrange(marks.stack...)
+            s.walk.removeSubrange(marks.walk...)
+            s.pendingSlots.removeSubrange(marks.pending...)
             s.location.removeSubrange(marks.location...)
             s.slots.removeSubrange(marks.slots...)
             s.tableEntries.removeSubrange(marks.entries...)

@@ -25,6 +25,12 @@ struct DecodingState {
     /// `$top` keys and fields from the outer archive down to the value being decoded, as string
     /// nodes: made into strings only for an error.
     var location: [TapeNode] = []
+    /// The values the decoder's walk has opened and not finished, the innermost last (see
+    /// `ArchiveGraphDecoder.walk`).
+    var walk: [WalkFrame] = []
+    /// The slots of the chains of `$objects` entries under way whose values are the values of
+    /// the entries their frames decode (see `WalkFrame.Owner`).
+    var pendingSlots: [Int] = []
     /// One slot per `$objects` entry of each archive under way, the innermost last.
     var slots: [ObjectSlot] = []
     /// One entry per property-list object (up to `ArchiveGraphDecoder.cachedObjects`) of each
@@ -266,5 +272,45 @@ struct ClassSignature {
             defer { position += length }
             return String(decoding: bytes[position..<(position + length)], as: UTF8.self)
         }
+    }
+}
+
+/// A value the decoder's walk has opened and is decoding the members of.
+enum WalkFrame {
+    /// `$top`'s entries (no class), or an object's fields.
+    case fields(Members, ArchiveClassInfo?)
+    /// An array, or a dictionary (`keyed`) whose keys may be any value.
+    case container(Members, keyed: Bool)
+
+    /// A container whose members are being decoded.
+    struct Members {
+        let container: PropertyListContainer
+        /// The depth of the members.
+        let depth: Int
+        /// Where the members start on the tape's stack.
+        let mark: Int
+        /// The `$objects` entries whose value this is, when it is one being decoded.
+        let owner: Owner?
+        /// The next member to read.
+        var position = 0
+        /// The fields pushed so far (an object's `$class` is none).
+        var count = 0
+
+        init(_ container: PropertyListContainer, depth: Int, mark: Int, owner: Owner? = nil) {
+            self.container = container
+            self.depth = depth
+            self.mark = mark
+            self.owner = owner
+        }
+    }
+
+    /// An `$objects` entry being decoded, and the counts before it: its slot, and those of a
+    /// chain of entries before it that each hold the UID of the next (`pendingSlots` from
+    /// `chain` on), are filled when its value is done.
+    struct Owner {
+        let slot: Int
+        let chain: Int
+        let nodes: Int
+        let bytes: Int
     }
 }
