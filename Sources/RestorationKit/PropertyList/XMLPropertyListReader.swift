@@ -53,7 +53,7 @@ private struct XMLPropertyListParser {
             try skipMisc()
             tag = try openTag()
         }
-        let value = try value(of: tag, depth: 0)
+        let value = try value(of: tag)
         if wrapped {
             try skipMisc()
             try closeTag("plist")
@@ -67,16 +67,80 @@ private struct XMLPropertyListParser {
 
     // MARK: Values
 
-    private mutating func value(of tag: Tag, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    /// A container whose members are being read: where they start among the values (and, for
+    /// a dictionary, the keys) read and not yet taken by their container.
+    private enum OpenContainer {
+        case array(values: Int)
+        case dictionary(values: Int, keys: Int)
+    }
+
+    /// The value that begins with `first`, read with a stack of its own: neither nesting nor
+    /// length uses the thread's stack.
+    private mutating func value(of first: Tag) throws(PropertyListError) -> PropertyListValue {
+        var open: [OpenContainer] = []
+        var values: [PropertyListValue] = []
+        var keys: [String] = []
+        var tag = first
+        while true {
+            // The value `tag` begins, at the depth of `open`: a scalar or an empty container is
+            // read whole, any other container is opened.
+            var read = try scalarOrEmpty(tag)
+            if read == nil {
+                try checkDepth(open.count + 1, at: tag.start)
+                open.append(tag.name == "dict" ? .dictionary(values: values.count, keys: keys.count) : .array(values: values.count))
+            }
+            // Containers that end after it, then the tag of the next member.
+            while true {
+                if let value = read {
+                    guard !open.isEmpty else { return value }
+                    values.append(value)
+                    read = nil
+                }
+                try skipMisc()
+                switch open.last! {
+                case .array(let start):
+                    guard try atCloseTag("array") else {
+                        tag = try openTag()
+                        break
+                    }
+                    read = .array(Array(values[start...]))
+                    values.removeSubrange(start...)
+                    open.removeLast()
+                    continue
+                case .dictionary(let start, let keysStart):
+                    guard try atCloseTag("dict") else {
+                        let keyTag = try openTag()
+                        guard keyTag.name == "key" else {
+                            throw error("a dictionary holds <\(keyTag.name)> where a <key> belongs", at: keyTag.start)
+                        }
+                        keys.append(try text(of: keyTag))
+                        try skipMisc()
+                        tag = try openTag()
+                        break
+                    }
+                    read = dictionary(keys: Array(keys[keysStart...]), values: Array(values[start...]))
+                    values.removeSubrange(start...)
+                    keys.removeSubrange(keysStart...)
+                    open.removeLast()
+                    continue
+                }
+                break
+            }
+        }
+    }
+
+    /// The value `tag` begins when it is a scalar or an empty container; nil for a container
+    /// with members. Counts the value.
+    private mutating func scalarOrEmpty(_ tag: Tag) throws(PropertyListError) -> PropertyListValue? {
         values += 1
         guard values <= limits.maxNodes else {
             throw PropertyListError(DecodingLimit.nodes.exceeded(limits.maxNodes), at: tag.start, exceedsLimit: true)
         }
         switch tag.name {
         case "dict":
-            return try dictionary(tag, depth: depth)
+            return tag.isEmpty ? .dictionary(PropertyListDictionary(keys: [], values: [])) : nil
         case "array":
-            return .array(try array(tag, depth: depth))
+            return tag.isEmpty ? .array([]) : nil
         case "string":
             return .string(try text(of: tag))
         case "integer":
@@ -95,39 +159,14 @@ private struct XMLPropertyListParser {
         }
     }
 
-    private mutating func array(_ tag: Tag, depth: Int) throws(PropertyListError) -> [PropertyListValue] {
-        guard !tag.isEmpty else { return [] }
-        try checkDepth(depth + 1, at: tag.start)
-        var elements: [PropertyListValue] = []
-        while true {
-            try skipMisc()
-            if try atCloseTag("array") { return elements }
-            elements.append(try value(of: try openTag(), depth: depth + 1))
-        }
-    }
-
-    private mutating func dictionary(_ tag: Tag, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        guard !tag.isEmpty else { return .dictionary(PropertyListDictionary(keys: [], values: [])) }
-        try checkDepth(depth + 1, at: tag.start)
-        var keys: [String] = []
-        var members: [PropertyListValue] = []
-        while true {
-            try skipMisc()
-            if try atCloseTag("dict") { break }
-            let keyTag = try openTag()
-            guard keyTag.name == "key" else {
-                throw error("a dictionary holds <\(keyTag.name)> where a <key> belongs", at: keyTag.start)
-            }
-            keys.append(try text(of: keyTag))
-            try skipMisc()
-            members.append(try value(of: try openTag(), depth: depth + 1))
-        }
-        // XML has no UID type: keyed archives write references as {CF$UID: n}, and Core
-        // Foundation reads that form as a reference.
-        if keys == ["CF$UID"], case .integer(let index) = members[0], index >= 0, index <= Int128(UInt64.max) {
+    /// A dictionary read; one whose only key is `CF$UID` with an integer is a UID. XML has no
+    /// UID type: keyed archives write references as {CF$UID: n}, and Core Foundation reads
+    /// that form as a reference.
+    private func dictionary(keys: [String], values: [PropertyListValue]) -> PropertyListValue {
+        if keys == ["CF$UID"], case .integer(let index) = values[0], index >= 0, index <= Int128(UInt64.max) {
             return .uid(UInt64(index))
         }
-        return .dictionary(PropertyListDictionary(keys: keys, values: members))
+        return .dictionary(PropertyListDictionary(keys: keys, values: values))
     }
 
     private func checkDepth(_ depth: Int, at offset: Int) throws(PropertyListError) {
