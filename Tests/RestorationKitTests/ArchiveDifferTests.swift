@@ -160,7 +160,7 @@ final class ArchiveDifferTests: XCTestCase {
     /// Values 4 000 levels deep (dictionaries in arrays) are compared, dumped and their change
     /// written on a thread of 256 KiB: each walk keeps a stack of its own. The one change is at
     /// the bottom, by its path.
-    func testDeepValuesAreComparedAndWrittenOnAnOrdinaryStack() {
+    func testDeepValuesAreComparedAndWrittenOnAnOrdinaryStack() throws {
         let levels = 4_000
         func deep(_ leaf: Int128) -> RestorationArchive {
             var builder = TapeBuilder()
@@ -181,24 +181,11 @@ final class ArchiveDifferTests: XCTestCase {
                 ("Root", .archive(KeyedArchive(top: state)))])), limits: DecodingLimits(maxDepth: 2 * levels))
         }
         let (old, new) = (deep(1), deep(2))
-        final class Result: @unchecked Sendable {
-            var changes: [ArchiveChange] = []
-            var same: [ArchiveChange] = []
-            var dumpLines: [Substring] = []
-            var diffText = ""
-            let done = DispatchSemaphore(value: 0)
+        let result = try onSmallStack {
+            let changes = ArchiveDiffer().diff(old, new)
+            return (changes: changes, same: ArchiveDiffer().diff(old, old), dumpLines: TextDumpFormatter().format(new, file: "new").split(separator: "\n"),
+                    diffText: DiffTextFormatter().format(changes, a: "old", b: "new"))
         }
-        let result = Result()
-        let thread = Thread {
-            result.changes = ArchiveDiffer().diff(old, new)
-            result.same = ArchiveDiffer().diff(old, old)
-            result.dumpLines = TextDumpFormatter().format(new, file: "new").split(separator: "\n")
-            result.diffText = DiffTextFormatter().format(result.changes, a: "old", b: "new")
-            result.done.signal()
-        }
-        thread.stackSize = 256 << 10
-        thread.start()
-        XCTAssertEqual(result.done.wait(timeout: .now() + 120), .success)
         XCTAssertEqual(result.same, [])
         XCTAssertEqual(result.changes.count, 1)
         XCTAssertEqual(result.changes.first?.path.count, 2 + levels)

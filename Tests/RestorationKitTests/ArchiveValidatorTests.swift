@@ -325,18 +325,7 @@ final class ArchiveValidatorTests: XCTestCase {
         let archive = RestorationArchive(tape: ArchiveTape(builder, root: root), limits: DecodingLimits(maxDepth: 300_000), interpret: true)
         XCTAssertEqual(archive.objects.map(\.identifierPath.rawValue), ["Root"])
 
-        final class Result: @unchecked Sendable {
-            var findings: [Diagnostic] = []
-            let done = DispatchSemaphore(value: 0)
-        }
-        let result = Result()
-        let thread = Thread {
-            result.findings = ArchiveValidator().validate(archive)
-            result.done.signal()
-        }
-        thread.stackSize = 256 << 10
-        thread.start()
-        result.done.wait()
-        XCTAssertEqual(result.findings.filter { $0.rule == .danglingReference }.map(\.target), ["Gone"], "\(result.findings)")
+        let findings = try onSmallStack { ArchiveValidator().validate(archive) }
+        XCTAssertEqual(findings.filter { $0.rule == .danglingReference }.map(\.target), ["Gone"], "\(findings)")
     }
 }

@@ -311,26 +311,10 @@ final class KeyedArchiveDecoderTests: XCTestCase {
             ("$top", .dictionary(PropertyListDictionary([("first", .uid(1)), ("middle", .uid(UInt64(links / 2))), ("loop", .uid(UInt64(loop)))]))),
             ("$objects", .array(objects)),
         ]))
-        final class Outcome: @unchecked Sendable {
-            var top: ArchiveFields?
-            var error: Error?
-            let done = DispatchSemaphore(value: 0)
+        let top = try onSmallStack {
+            var state = DecodingState(limits: .default, allowsConcurrency: false)
+            return try state.decodeRoot(FlatPropertyList(plist), input: [], inSource: false).keyedArchive.top
         }
-        let outcome = Outcome()
-        let thread = Thread {
-            do {
-                var state = DecodingState(limits: .default, allowsConcurrency: false)
-                outcome.top = try state.decodeRoot(FlatPropertyList(plist), input: [], inSource: false).keyedArchive.top
-            } catch {
-                outcome.error = error
-            }
-            outcome.done.signal()
-        }
-        thread.stackSize = 256 << 10
-        thread.start()
-        outcome.done.wait()
-        XCTAssertNil(outcome.error)
-        let top = try XCTUnwrap(outcome.top)
         XCTAssertEqual(top["first"], .string("end"))
         XCTAssertEqual(top["middle"], .string("end"))
         XCTAssertEqual(top["loop"]?.cycleValue, UInt64(loop))

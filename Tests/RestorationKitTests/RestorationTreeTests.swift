@@ -168,31 +168,21 @@ final class RestorationTreeTests: XCTestCase {
     /// A tree is built, walked, drawn and freed without recursing, so a tree as deep as its
     /// paths needs no large stack: here 100 000 levels on a 256 KiB thread (drawn as a graph:
     /// the text tree's branches grow with the depth), and 2 000 drawn as text.
-    func testDeepTreesNeedNoLargeStack() {
-        final class Result: @unchecked Sendable {
-            var depth = 0
-            var graphLines = 0
-            var textLines: [Substring] = []
-            let done = DispatchSemaphore(value: 0)
-        }
-        let result = Result()
-        let thread = Thread {
+    func testDeepTreesNeedNoLargeStack() throws {
+        let result = try onSmallStack {
             func chain(_ levels: Int) -> RestorationTree {
                 RestorationTree(depthFirst: (0..<levels).map { (RestorationTree.Line(identifierPath: IdentifierPath("p\($0)"), label: "p\($0)"), $0) })
             }
             let deep = chain(100_000)
+            var depth = 0
             var node = deep.roots.first
             while let current = node {
-                result.depth += 1
+                depth += 1
                 node = current.children.first
             }
-            result.graphLines = TreeGraphFormatter(language: .dot).format([(file: "f", tree: deep)]).split(separator: "\n").count
-            result.textLines = TreeTextFormatter().format(chain(2_000)).split(separator: "\n")
-            result.done.signal()
+            return (depth: depth, graphLines: TreeGraphFormatter(language: .dot).format([(file: "f", tree: deep)]).split(separator: "\n").count,
+                    textLines: TreeTextFormatter().format(chain(2_000)).split(separator: "\n"))
         }
-        thread.stackSize = 256 << 10
-        thread.start()
-        result.done.wait()
         XCTAssertEqual(result.depth, 100_000)
         XCTAssertEqual(result.graphLines, 4 + 2 * 100_000 - 1 + 2)
         XCTAssertEqual(result.textLines.count, 2_001)

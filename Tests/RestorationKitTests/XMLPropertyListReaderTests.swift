@@ -148,25 +148,7 @@ final class XMLPropertyListReaderTests: XCTestCase {
         let body = String(repeating: "<array><dict><key>k</key>", count: levels) + "<dict><key>CF$UID</key><integer>7</integer></dict>"
             + String(repeating: "</dict></array>", count: levels)
         let document = Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">" + body + "</plist>").utf8)
-        final class Outcome: @unchecked Sendable {
-            var value: PropertyListValue?
-            var error: Error?
-            let done = DispatchSemaphore(value: 0)
-        }
-        let outcome = Outcome()
-        let thread = Thread {
-            do {
-                outcome.value = try XMLPropertyListReader(limits: DecodingLimits(maxDepth: 2 * levels + 1)).read(document[...])
-            } catch {
-                outcome.error = error
-            }
-            outcome.done.signal()
-        }
-        thread.stackSize = 256 << 10
-        thread.start()
-        outcome.done.wait()
-        XCTAssertNil(outcome.error)
-        var value = try XCTUnwrap(outcome.value)
+        var value = try onSmallStack { try XMLPropertyListReader(limits: DecodingLimits(maxDepth: 2 * levels + 1)).read(document[...]) }
         var depth = 0
         while case .array(let elements) = value, case .dictionary(let dictionary) = elements.first, let inner = dictionary["k"] {
             depth += 1

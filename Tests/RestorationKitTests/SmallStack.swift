@@ -1,0 +1,39 @@
+import Foundation
+
+/// Runs `body` on a thread of its own with a 256 KiB stack, the least a secondary thread gets
+/// on some systems, and returns what it returns: walks of input-controlled nesting must fit
+/// there. What it returns is handed over whole, so that it is freed on the caller's thread.
+func onSmallStack<Value>(timeout seconds: Double = 120, _ body: @escaping () throws -> Value) throws -> Value {
+    let work = SmallStackWork(body)
+    let thread = Thread { work.run() }
+    thread.stackSize = 256 << 10
+    thread.start()
+    guard work.done.wait(timeout: .now() + seconds) == .success else { throw SmallStackTimeout(seconds: seconds) }
+    return try work.takeResult().get()
+}
+
+struct SmallStackTimeout: Error, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "no answer from the small-stack thread in \(seconds) s" }
+}
+
+private final class SmallStackWork<Value>: @unchecked Sendable {
+    private let body: () throws -> Value
+    private var result: Result<Value, Error>?
+    let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping () throws -> Value) {
+        self.body = body
+    }
+
+    func run() {
+        result = Result { try body() }
+        done.signal()
+    }
+
+    /// The result, no longer held here (the thread may release this object last).
+    func takeResult() -> Result<Value, Error> {
+        defer { result = nil }
+        return result!
+    }
+}
