@@ -28,8 +28,8 @@ struct DecodingState {
     /// The values the decoder's walk has opened and not finished, the innermost last (see
     /// `ArchiveGraphDecoder.walk`).
     var walk: [WalkFrame] = []
-    /// The slots of the chains of `$objects` entries under way whose values are the values of
-    /// the entries their frames decode (see `WalkFrame.Owner`).
+    /// The slots of `$objects` entries under way that hold only the UID of the next entry (a
+    /// chain), to be filled with the value the chain ends in (see `WalkFrame.Owner`).
     var pendingSlots: [Int] = []
     /// One slot per `$objects` entry of each archive under way, the innermost last.
     var slots: [ObjectSlot] = []

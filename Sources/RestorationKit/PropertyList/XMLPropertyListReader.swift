@@ -67,34 +67,34 @@ private struct XMLPropertyListParser {
 
     // MARK: Values
 
-    /// A container whose members are being read: where they start among the values (and, for
-    /// a dictionary, the keys) read and not yet taken by their container.
+    /// A container whose members are being read: where they start among the members read and
+    /// not yet taken by their container (and, for a dictionary, among the keys).
     private enum OpenContainer {
-        case array(values: Int)
-        case dictionary(values: Int, keys: Int)
+        case array(members: Int)
+        case dictionary(members: Int, keys: Int)
     }
 
     /// The value that begins with `first`, read with a stack of its own: neither nesting nor
     /// length uses the thread's stack.
     private mutating func value(of first: Tag) throws(PropertyListError) -> PropertyListValue {
         var open: [OpenContainer] = []
-        var values: [PropertyListValue] = []
+        var members: [PropertyListValue] = []
         var keys: [String] = []
         var tag = first
         while true {
             // The value `tag` begins, at the depth of `open`: a scalar or an empty container is
             // read whole, any other container is opened.
-            var read = try scalarOrEmpty(tag)
-            if read == nil {
+            var finished = try scalarOrEmpty(tag)
+            if finished == nil {
                 try checkDepth(open.count + 1, at: tag.start)
-                open.append(tag.name == "dict" ? .dictionary(values: values.count, keys: keys.count) : .array(values: values.count))
+                open.append(tag.name == "dict" ? .dictionary(members: members.count, keys: keys.count) : .array(members: members.count))
             }
             // Containers that end after it, then the tag of the next member.
             while true {
-                if let value = read {
+                if let value = finished {
                     guard !open.isEmpty else { return value }
-                    values.append(value)
-                    read = nil
+                    members.append(value)
+                    finished = nil
                 }
                 try skipMisc()
                 switch open.last! {
@@ -103,8 +103,8 @@ private struct XMLPropertyListParser {
                         tag = try openTag()
                         break
                     }
-                    read = .array(Array(values[start...]))
-                    values.removeSubrange(start...)
+                    finished = .array(Array(members[start...]))
+                    members.removeSubrange(start...)
                     open.removeLast()
                     continue
                 case .dictionary(let start, let keysStart):
@@ -118,8 +118,8 @@ private struct XMLPropertyListParser {
                         tag = try openTag()
                         break
                     }
-                    read = dictionary(keys: Array(keys[keysStart...]), values: Array(values[start...]))
-                    values.removeSubrange(start...)
+                    finished = dictionary(keys: Array(keys[keysStart...]), values: Array(members[start...]))
+                    members.removeSubrange(start...)
                     keys.removeSubrange(keysStart...)
                     open.removeLast()
                     continue
