@@ -131,6 +131,33 @@ final class BinaryPropertyListReaderTests: XCTestCase {
             }
         }
     }
+
+    /// A tree is made with a stack of its own: on a 256 KiB thread, arrays nested 4 000 levels
+    /// deep are made into one (the recursive builder it replaced crashes there in a debug
+    /// build). The tree is freed on the test's thread: freeing it recurses.
+    func testDeepNestingIsMadeOnAnOrdinaryStack() throws {
+        let levels = 4_000
+        // Object i is an array holding object i + 1 (2-byte references); the last is "end".
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for index in 0..<levels {
+            offsets.append(bytes.count)
+            bytes += [0xA1, UInt8((index + 1) >> 8), UInt8((index + 1) & 0xFF)]
+        }
+        offsets.append(bytes.count)
+        bytes += [0x53] + Array("end".utf8)
+        let table = bytes.count
+        func bigEndian(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        bytes += offsets.flatMap { bigEndian($0, 4) } + [0, 0, 0, 0, 0, 0, 4, 2] + bigEndian(levels + 1, 8) + bigEndian(0, 8) + bigEndian(table, 8)
+        var value = try onSmallStack { [bytes] in try BinaryPropertyListReader(limits: DecodingLimits(maxDepth: levels)).read(bytes[...]) }
+        var depth = 0
+        while case .array(let elements) = value, let first = elements.first {
+            depth += 1
+            value = first
+        }
+        XCTAssertEqual(depth, levels)
+        XCTAssertEqual(value, .string("end"))
+    }
 }
 
 /// Builds small binary property lists by hand: objects in order, 1-byte offsets and references.

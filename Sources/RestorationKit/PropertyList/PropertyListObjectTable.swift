@@ -148,49 +148,104 @@ private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
         inProgress = Array(repeating: false, count: table.objectCount)
     }
 
-    mutating func value(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        if let value = decoded[index] {
-            return value
-        }
-        let offset = table.byteOffset(of: index)
-        guard !inProgress[index] else {
-            throw PropertyListError("reference cycle: object \(index) contains itself", at: offset)
-        }
-        guard depth <= limits.maxDepth else {
-            throw PropertyListError(DecodingLimit.depth.exceeded(limits.maxDepth), at: offset, exceedsLimit: true)
-        }
-        inProgress[index] = true
-        var size = 1
-        let value: PropertyListValue
-        switch try table.object(index) {
-        case .scalar(let scalar):
-            value = scalar
-        case .array(let array):
-            var elements: [PropertyListValue] = []
-            elements.reserveCapacity(array.count)
-            for position in 0..<array.count {
-                let element = try table.member(position, of: array)
-                elements.append(try self.value(element, depth: depth + 1))
-                size = try add(size, expandedSize[element], at: offset)
-            }
-            value = .array(elements)
-        case .dictionary(let dictionary):
-            var keys: [String] = []
-            var values: [PropertyListValue] = []
-            keys.reserveCapacity(dictionary.count)
-            values.reserveCapacity(dictionary.count)
-            for position in 0..<dictionary.count {
-                let keyIndex = try table.member(position, of: dictionary)
-                guard case .string(let key) = try self.value(keyIndex, depth: depth + 1) else {
-                    throw PropertyListError("dictionary key (object \(keyIndex)) is not a string", at: offset)
+    /// The value of object `root` at `depth`, made with a stack of its own: containers whose
+    /// members are being made, and one list of the members (and keys) made and not yet taken by
+    /// their container. Objects are read and checked in the order a recursive descent would read
+    /// them, so the same errors come out.
+    mutating func value(_ root: Int, depth rootDepth: Int) throws(PropertyListError) -> PropertyListValue {
+        var open: [OpenContainer] = []
+        var members: [PropertyListValue] = []
+        var keys: [String] = []
+        var (next, depth) = (root, rootDepth)
+        while true {
+            // Object `next`, at `depth`: made already, a scalar, or a container opened.
+            var finished = decoded[next]
+            var finishedIndex = next
+            if finished == nil {
+                let offset = table.byteOffset(of: next)
+                guard !inProgress[next] else {
+                    throw PropertyListError("reference cycle: object \(next) contains itself", at: offset)
                 }
-                let valueIndex = try table.member(dictionary.count + position, of: dictionary)
-                keys.append(key)
-                values.append(try self.value(valueIndex, depth: depth + 1))
-                size = try add(size, expandedSize[valueIndex] + 1, at: offset)
+                guard depth <= limits.maxDepth else {
+                    throw PropertyListError(DecodingLimit.depth.exceeded(limits.maxDepth), at: offset, exceedsLimit: true)
+                }
+                inProgress[next] = true
+                switch try table.object(next) {
+                case .scalar(let scalar):
+                    finished = done(next, scalar, size: 1)
+                case .array(let array):
+                    open.append(OpenContainer(index: next, offset: offset, container: array, keyed: false, depth: depth, membersStart: members.count, keysStart: keys.count))
+                case .dictionary(let dictionary):
+                    open.append(OpenContainer(index: next, offset: offset, container: dictionary, keyed: true, depth: depth, membersStart: members.count, keysStart: keys.count))
+                }
             }
-            value = .dictionary(PropertyListDictionary(keys: keys, values: values))
+            // Containers that end after it, then the next object to make.
+            while true {
+                guard var container = open.popLast() else { return finished! }
+                if let value = finished {
+                    finished = nil
+                    if let key = container.keyIndex {
+                        // A dictionary's key, then its value.
+                        guard container.valueIndex == nil else {
+                            members.append(value)
+                            container.size = try add(container.size, expandedSize[finishedIndex] + 1, at: container.offset)
+                            (container.keyIndex, container.valueIndex) = (nil, nil)
+                            container.position += 1
+                            open.append(container)
+                            continue
+                        }
+                        guard case .string(let name) = value else {
+                            throw PropertyListError("dictionary key (object \(key)) is not a string", at: container.offset)
+                        }
+                        let valueIndex = try table.member(container.container.count + container.position, of: container.container)
+                        keys.append(name)
+                        container.valueIndex = valueIndex
+                        open.append(container)
+                        (next, depth) = (valueIndex, container.depth + 1)
+                        break
+                    }
+                    members.append(value)
+                    container.size = try add(container.size, expandedSize[finishedIndex], at: container.offset)
+                    container.position += 1
+                }
+                if container.position < container.container.count {
+                    let member = try table.member(container.position, of: container.container)
+                    if container.keyed { container.keyIndex = member }
+                    open.append(container)
+                    (next, depth) = (member, container.depth + 1)
+                    break
+                }
+                let value: PropertyListValue = container.keyed
+                    ? .dictionary(PropertyListDictionary(keys: Array(keys[container.keysStart...]), values: Array(members[container.membersStart...])))
+                    : .array(Array(members[container.membersStart...]))
+                members.removeSubrange(container.membersStart...)
+                keys.removeSubrange(container.keysStart...)
+                finished = done(container.index, value, size: container.size)
+                finishedIndex = container.index
+                continue
+            }
         }
+    }
+
+    /// A container whose members are being made (see `value(_:depth:)`).
+    private struct OpenContainer {
+        let index: Int
+        let offset: Int?
+        let container: PropertyListContainer
+        let keyed: Bool
+        let depth: Int
+        /// Where its members (and keys) start in the lists of those made.
+        let membersStart: Int
+        let keysStart: Int
+        var position = 0
+        var size = 1
+        /// The dictionary key being made, or made with its value under way.
+        var keyIndex: Int?
+        var valueIndex: Int?
+    }
+
+    /// `value`, made for object `index`: kept for the object's other uses.
+    private mutating func done(_ index: Int, _ value: PropertyListValue, size: Int) -> PropertyListValue {
         inProgress[index] = false
         decoded[index] = value
         expandedSize[index] = size

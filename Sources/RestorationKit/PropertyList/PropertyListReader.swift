@@ -16,8 +16,8 @@ public struct PropertyListReader: Sendable {
         try read(bytes[...])
     }
 
-    /// Reads `bytes`, on a stack that fits the nesting `limits` allow: a binary list's tree is
-    /// made by recursion, and any tree is freed by it (see `DeepStack`).
+    /// Reads `bytes`, on a stack that fits the nesting `limits` allow: the tree read is freed by
+    /// recursion (see `DeepStack`).
     public func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
         let format = try Self.format(of: bytes)
         return try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(PropertyListError) -> PropertyListValue in

@@ -9,8 +9,8 @@ import Synchronization
 
 /// Runs recursive work on a stack large enough for the nesting the limits allow.
 ///
-/// Making, laying out and freeing property-list trees and writing JSON recurse once per nesting
-/// level, decoding once per nested archive. The main thread's 8 MiB (and a secondary thread's
+/// Laying out and freeing property-list trees and writing JSON recurse once per nesting level,
+/// decoding once per nested archive. The main thread's 8 MiB (and a secondary thread's
 /// 512 KiB on some systems) runs out at a few hundred levels in a debug build, so depth limits
 /// alone cannot keep a raised limit from crashing the process. A thread stack is only reserved
 /// address space until used, so a generous one costs nothing.
