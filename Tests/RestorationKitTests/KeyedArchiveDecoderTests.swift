@@ -319,6 +319,38 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         XCTAssertEqual(top["loop"]?.cycleValue, UInt64(loop))
     }
 
+    /// A tree read from XML, or handed over, is laid out as an object table for the decoder
+    /// (`FlatPropertyList`) with a stack of its own: on a 256 KiB thread an archive whose value
+    /// nests 4 000 levels is laid out and decoded. The tree is made and freed on the test's
+    /// thread: freeing a tree recurses once per level.
+    func testDeepTreesAreLaidOutOnAnOrdinaryStack() throws {
+        let levels = 4_000
+        var nested = PropertyListValue.string("bottom")
+        for _ in 0..<levels { nested = .array([.integer(1), nested]) }
+        let plist = PropertyListValue.dictionary(PropertyListDictionary([
+            ("$archiver", .string("NSKeyedArchiver")),
+            ("$version", .integer(100_000)),
+            ("$top", .dictionary(PropertyListDictionary([("root", .uid(1))]))),
+            ("$objects", .array([.string("$null"), nested])),
+        ]))
+        let (objectCount, root) = try onSmallStack {
+            let table = FlatPropertyList(plist)
+            var state = DecodingState(limits: DecodingLimits(maxDepth: levels + 8), allowsConcurrency: false)
+            return (table.objectCount, try state.decodeRoot(table, input: [], inSource: false).keyedArchive.top["root"])
+        }
+        // The root, its four keys and four values, `$top`'s key and value, `$null`, the string
+        // at the bottom, and each level's array and integer.
+        XCTAssertEqual(objectCount, 1 + 8 + 2 + 2 + 2 * levels)
+        var value = try XCTUnwrap(root)
+        var depth = 0
+        while let elements = value.elements, elements.count == 2, elements[0].integerValue == 1 {
+            depth += 1
+            value = elements[1]
+        }
+        XCTAssertEqual(depth, levels)
+        XCTAssertEqual(value.stringValue, "bottom")
+    }
+
     private func archive(version: PropertyListValue?, objects: [PropertyListValue], top: [(String, PropertyListValue)]) throws -> KeyedArchive {
         var root: [(String, PropertyListValue)] = [("$archiver", .string("NSKeyedArchiver"))]
         if let version { root.append(("$version", version)) }

@@ -12,10 +12,45 @@ struct FlatPropertyList: PropertyListObjectTable {
     private var entries: [Entry] = []
     private var references: [Int] = []
 
-    /// Lays out `root`. The tree was bounded in depth and size when it was read; the layout
-    /// recurses once per level, so it runs on the caller's deep stack like the reading did.
+    /// Lays out `root` depth first, each container before its members (a dictionary's keys,
+    /// then its values), with a stack of its own: a tree as deep as the limits allow is laid
+    /// out on an ordinary stack.
     init(_ root: PropertyListValue) {
-        _ = add(root)
+        var open: [OpenContainer] = []
+        /// The indices of the members the open containers have so far, one after another.
+        var members: [Int] = []
+        var next: PropertyListValue? = root
+        while true {
+            if let value = next {
+                let index = entries.count
+                switch value {
+                case .array(let elements):
+                    entries.append(.array(start: 0, count: 0))
+                    open.append(OpenContainer(index: index, isDictionary: false, keys: [], values: elements, mark: members.count))
+                case .dictionary(let dictionary):
+                    entries.append(.dictionary(start: 0, count: 0))
+                    open.append(OpenContainer(index: index, isDictionary: true, keys: dictionary.keys, values: dictionary.values, mark: members.count))
+                default:
+                    entries.append(.scalar(value))
+                    members.append(index)
+                }
+            }
+            guard let container = open.last else { return }
+            if let member = container.member(container.next) {
+                open[open.count - 1].next += 1
+                next = member
+                continue
+            }
+            next = nil
+            open.removeLast()
+            let start = references.count
+            references += members[container.mark...]
+            members.removeSubrange(container.mark...)
+            entries[container.index] = container.isDictionary
+                ? .dictionary(start: start, count: container.keys.count)
+                : .array(start: start, count: container.values.count)
+            members.append(container.index)
+        }
     }
 
     var objectCount: Int { entries.count }
@@ -37,25 +72,20 @@ struct FlatPropertyList: PropertyListObjectTable {
         references[container.references + position]
     }
 
-    /// Adds `value` and what it holds; returns its index.
-    private mutating func add(_ value: PropertyListValue) -> Int {
-        let index = entries.count
-        switch value {
-        case .array(let elements):
-            entries.append(.array(start: 0, count: elements.count))
-            let members = elements.map { add($0) }
-            entries[index] = .array(start: references.count, count: members.count)
-            references += members
-        case .dictionary(let dictionary):
-            entries.append(.dictionary(start: 0, count: dictionary.count))
-            let keys = dictionary.keys.map { add(.string($0)) }
-            let values = dictionary.values.map { add($0) }
-            entries[index] = .dictionary(start: references.count, count: keys.count)
-            references += keys
-            references += values
-        default:
-            entries.append(.scalar(value))
+    /// An array or dictionary being laid out, and its next member.
+    private struct OpenContainer {
+        let index: Int
+        let isDictionary: Bool
+        /// A dictionary's keys, which are laid out before its values.
+        let keys: [String]
+        let values: [PropertyListValue]
+        /// Where the container's members begin in the list of members laid out.
+        let mark: Int
+        var next = 0
+
+        /// The member at `position`, nil past the last.
+        func member(_ position: Int) -> PropertyListValue? {
+            position < keys.count ? .string(keys[position]) : position - keys.count < values.count ? values[position - keys.count] : nil
         }
-        return index
     }
 }
