@@ -156,6 +156,39 @@ final class TapeJSONTests: XCTestCase {
     }
 
     /// A fixture's document with every object's state on the tape, and with values made whole.
+    /// An entry decoded once is written wherever it is referred to, so a value can nest far
+    /// more deeply than the limit on reading: here each of 120 entries is an array nested 400
+    /// levels deep around the one before, 48 000 levels in all. The writer walks with a stack of
+    /// its own, so on a 256 KiB thread it writes every level. (Written by recursion, it crashes.)
+    func testValuesNestedPastTheReadingLimitWriteOnAnOrdinaryStack() throws {
+        let (entries, levels) = (120, 400)
+        var objects: [PropertyListValue] = [.string("$null")]
+        for entry in 1...entries {
+            var value = PropertyListValue.array([entry == 1 ? .string("end") : .uid(UInt64(entry - 1))])
+            for _ in 1..<levels { value = .array([value]) }
+            objects.append(value)
+        }
+        let archive = try KeyedArchiveDecoder().decode(propertyList: .dictionary(PropertyListDictionary([
+            ("$archiver", .string("NSKeyedArchiver")),
+            ("$version", .integer(100_000)),
+            // Each entry is decoded first from `$top`, within the depth limit, then shared.
+            ("$top", .dictionary(PropertyListDictionary((1...entries).map { ("e\($0)", .uid(UInt64($0))) }))),
+            ("$objects", .array(objects)),
+        ])))
+        let value = try XCTUnwrap(archive.top["e\(entries)"])
+        let text = try onSmallStack {
+            var text: [UInt8] = []
+            JSONTextWriter.write(JSONArchiveValue(value).jsonNode, allowsConcurrency: false) { text.append(contentsOf: $0.bytes) }
+            return text
+        }
+        XCTAssertEqual(text.count { $0 == UInt8(ascii: "[") }, entries * levels)
+        XCTAssertEqual(text.count { $0 == UInt8(ascii: "]") }, entries * levels)
+        // Indentation stops growing at 32 levels.
+        let innermost = String(repeating: " ", count: 2 * JSONTextWriter.maximumIndent) + "\"end\"\n"
+        XCTAssertEqual(text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count, 2 * entries * levels + 2)
+        XCTAssertTrue(String(decoding: text, as: UTF8.self).contains(innermost))
+    }
+
     private func documents(_ name: String) throws -> (onTape: DumpDocument, values: DumpDocument) {
         try documents(of: try FixtureFiles.bytes(name), name: name)
     }

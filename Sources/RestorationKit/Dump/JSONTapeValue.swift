@@ -20,7 +20,17 @@ struct JSONTapeValue {
         MemberKey(bytes(of: node), escapingDollar: escapingDollar, plain: node.flags.contains(.plain))
     }
 
+    /// `node` and what it holds, with a stack of its own (see `Walk`): a value nests as deeply
+    /// as its tape does, which sharing can make deeper than the limits on reading.
     func write(_ node: TapeNode, to writer: inout JSONTextWriter) {
+        guard node.kind.layout != .scalar, node.kind.layout != .bytes, node.kind != .special else {
+            return writeLeaf(node, to: &writer)
+        }
+        walk(&writer) { walk, writer in open(node, in: &walk, to: &writer) }
+    }
+
+    /// A value that holds no other value (a special's members are numbers or strings).
+    private func writeLeaf(_ node: TapeNode, to writer: inout JSONTextWriter) {
         switch node.kind {
         case .string where node.flags.contains(.plain):
             writer.writePlainString(bytes(of: node))
@@ -38,47 +48,208 @@ struct JSONTapeValue {
                 default: writer.writeInteger(Int64(node.memberCount))
                 }
             }
-        case .array:
-            writeElements(node, to: &writer)
-        case .set:
-            writeTagged("$set", to: &writer) { writeElements(node, to: &$0) }
-        case .orderedSet:
-            writeTagged("$orderedSet", to: &writer) { writeElements(node, to: &$0) }
-        case .dictionary:
-            writeDictionary(node, positions: 0..<node.memberCount, to: &writer)
-        case .object:
-            let objectClass = view.classes[node.classIndex]
-            let classKeys: [StaticString] = objectClass.hints == nil ? ["$class", "$classes"] : ["$class", "$classes", "$classhints"]
-            writeMembers(classKeys.count + node.memberCount, to: &writer, key: { index in
-                index < classKeys.count ? MemberKey(classKeys[index]) : memberKey(view.member(index - classKeys.count, of: node), escapingDollar: true)
-            }) { writer, index in
-                switch index {
-                case 0: writer.writeString(objectClass.name)
-                case 1: writeStrings(objectClass.chain, to: &writer)
-                case 2 where objectClass.hints != nil: writeStrings(objectClass.hints!, to: &writer)
-                default: write(view.value(index - classKeys.count, of: node), to: &writer)
-                }
-            }
-        case .url:
-            let keys: [StaticString] = ["$url", "base"]
-            writeMembers(2, to: &writer, key: { MemberKey(keys[$0]) }) { writer, index in
-                write(view.member(index, of: node), to: &writer)
-            }
-        case .archive:
-            writeTagged("$archive", to: &writer) { writeFields(node, to: &$0) }
         case .uuid:
             writeTagged("$uuid", to: &writer) { $0.writeString(ByteFormatting.uuidString(Array(bytes(of: node)))) }
         case .special:
             // `{"$rect": "{{0, 0}, {320, 480}}"}`, `{"$range": {"length": 5, "location": 3}}`.
             let structure = FoundationValues.specialStructure(of: node, in: view)
             writeTagged(structure.tag, to: &writer) { writer in
-                guard node.memberCount > 2 else { return write(view.value(1, of: node), to: &writer) }
+                guard node.memberCount > 2 else { return writeLeaf(view.value(1, of: node), to: &writer) }
                 writeMembers(structure.members.count, to: &writer, key: { MemberKey(structure.members[$0]) }) { writer, index in
-                    write(view.value(index + 1, of: node), to: &writer)
+                    writeLeaf(view.value(index + 1, of: node), to: &writer)
                 }
             }
-        case .null, .boolean, .integer, .real, .float, .date, .cycle:
+        default:
             writeScalar(view.scalar(node)!, to: &writer)
+        }
+    }
+
+    // MARK: Containers
+
+    /// The containers being written, innermost last, and their members' order: kept by the
+    /// writer between values (see `JSONTextWriter.tapeWalk`), so that each does not allocate
+    /// its own.
+    struct Walk {
+        fileprivate var frames: [Frame] = []
+        /// The members' order of every open object, one after another (see `Frame.order`).
+        fileprivate var orders: [Int] = []
+    }
+
+    /// A container open on the output; its members are written as the walk comes to them.
+    fileprivate struct Frame {
+        let content: Content
+        let count: Int
+        var next = 0
+        /// An object's: where the order of its members starts in `Walk.orders`. An array's
+        /// members are written in order.
+        let order: Int?
+        /// Whether the container is the value of a one-member object, `{"$set": […]}`, closed
+        /// with it.
+        let tagged: Bool
+    }
+
+    /// What a container holds, and so where its members' keys and values are.
+    fileprivate enum Content {
+        /// An array's, a set's or an ordered set's elements, as an array.
+        case elements(TapeNode)
+        /// An archive's `$top` keys and values, as an object.
+        case fields(TapeNode)
+        /// An object's class, chain, hints and fields, as an object.
+        case object(TapeNode, classKeys: Int)
+        case url(TapeNode)
+        /// The entries of a dictionary at `positions` (nil: all of them), as an object.
+        case entries(TapeNode, positions: [Int]?)
+        /// The same entries as an array of `[key, value]` pairs.
+        case pairs(TapeNode, positions: [Int]?)
+        /// One entry as `[key, value]`.
+        case pair(TapeNode, position: Int)
+    }
+
+    private static let objectKeys: [StaticString] = ["$class", "$classes", "$classhints"]
+    private static let urlKeys: [StaticString] = ["$url", "base"]
+
+    /// Runs `start`, which opens a container, then writes the members of the open containers,
+    /// depth first, closing each when its members are written (or the writer is full).
+    private func walk(_ writer: inout JSONTextWriter, _ start: (inout Walk, inout JSONTextWriter) -> Void) {
+        var walk = writer.tapeWalk
+        writer.tapeWalk = Walk()
+        start(&walk, &writer)
+        while let frame = walk.frames.last {
+            guard frame.next < frame.count, !writer.isFull else {
+                walk.frames.removeLast()
+                if let order = frame.order { walk.orders.removeSubrange(order...) }
+                writer.closeContainer(frame.order == nil ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+                if frame.tagged { writer.closeContainer(UInt8(ascii: "}")) }
+                continue
+            }
+            walk.frames[walk.frames.count - 1].next += 1
+            let index = frame.order.map { walk.orders[$0 + frame.next] } ?? frame.next
+            if frame.order == nil {
+                writer.startMember(first: frame.next == 0)
+            } else {
+                writer.writeKey(key(index, of: frame.content), first: frame.next == 0)
+            }
+            writeMember(index, of: frame.content, in: &walk, to: &writer)
+        }
+        walk.orders.removeAll(keepingCapacity: true)
+        writer.tapeWalk = walk
+    }
+
+    /// Writes `node` if it holds no other value; otherwise opens it.
+    private func open(_ node: TapeNode, in walk: inout Walk, to writer: inout JSONTextWriter) {
+        switch node.kind {
+        case .array: open(.elements(node), count: node.memberCount, in: &walk, to: &writer)
+        case .set: open(.elements(node), count: node.memberCount, tag: "$set", in: &walk, to: &writer)
+        case .orderedSet: open(.elements(node), count: node.memberCount, tag: "$orderedSet", in: &walk, to: &writer)
+        case .dictionary: openDictionary(node, positions: nil, in: &walk, to: &writer)
+        case .archive: open(.fields(node), count: node.memberCount, keyed: true, tag: "$archive", in: &walk, to: &writer)
+        case .url: open(.url(node), count: 2, keyed: true, in: &walk, to: &writer)
+        case .object:
+            let classKeys = view.classes[node.classIndex].hints == nil ? 2 : 3
+            open(.object(node, classKeys: classKeys), count: classKeys + node.memberCount, keyed: true, in: &walk, to: &writer)
+        default: writeLeaf(node, to: &writer)
+        }
+    }
+
+    /// Opens a container of `count` members, inside `{"tag": …}` when there is a tag; an
+    /// object's members in the order of their keys' bytes (see `order(of:count:in:)`).
+    private func open(
+        _ content: Content, count: Int, keyed: Bool = false, tag: StaticString? = nil, in walk: inout Walk, to writer: inout JSONTextWriter
+    ) {
+        push(content, count: count, order: keyed ? order(of: content, count: count, in: &walk) : nil, tag: tag, in: &walk, to: &writer)
+    }
+
+    private func push(
+        _ content: Content, count: Int, order: Int?, tag: StaticString? = nil, in walk: inout Walk, to writer: inout JSONTextWriter
+    ) {
+        if let tag {
+            writer.openContainer(UInt8(ascii: "{"))
+            writer.writeKey(MemberKey(tag), first: true)
+        }
+        if count == 0 {
+            writer.append(order == nil ? "[]" : "{}")
+            if let order { walk.orders.removeSubrange(order...) }
+            if tag != nil { writer.closeContainer(UInt8(ascii: "}")) }
+            return
+        }
+        writer.openContainer(order == nil ? UInt8(ascii: "[") : UInt8(ascii: "{"))
+        walk.frames.append(Frame(content: content, count: count, order: order, tagged: tag != nil))
+    }
+
+    /// Appends to `walk.orders` the indices of `content`'s keys in the order of their bytes,
+    /// equal keys in their order, as `JSONTextWriter.writeObject` orders them; returns where
+    /// they start.
+    private func order(of content: Content, count: Int, in walk: inout Walk) -> Int {
+        let start = walk.orders.count
+        walk.orders.append(contentsOf: repeatElement(0, count: count))
+        withUnsafeTemporaryAllocation(of: MemberKey.self, capacity: count) { keys in
+            for index in 0..<count { (keys.baseAddress! + index).initialize(to: key(index, of: content)) }
+            walk.orders.withUnsafeMutableBufferPointer { orders in
+                stableOrder(into: UnsafeMutableBufferPointer(rebasing: orders[start...])) { keys[$0].compare(keys[$1]) }
+            }
+        }
+        return start
+    }
+
+    /// Opens the entries of `dictionary` at `positions` (nil: all of them): an object when every
+    /// key is a string, none begins with `$` and no two are the same; otherwise
+    /// `{"$dictionary": [[key, value], …]}` in stored order.
+    private func openDictionary(_ dictionary: TapeNode, positions: [Int]?, in walk: inout Walk, to writer: inout JSONTextWriter) {
+        let count = positions?.count ?? dictionary.memberCount
+        let plain = (0..<count).allSatisfy { index in
+            let key = view.member(positions?[index] ?? index, of: dictionary)
+            return key.kind == .string && bytes(of: key).first != UInt8(ascii: "$")
+        }
+        if plain {
+            let content = Content.entries(dictionary, positions: positions)
+            let order = order(of: content, count: count, in: &walk)
+            let sorted = walk.orders[order...]
+            // Sorted, two keys with the same bytes are neighbours.
+            if !sorted.indices.dropFirst().contains(where: { key(sorted[$0 - 1], of: content).compare(key(sorted[$0], of: content)) == 0 }) {
+                return push(content, count: count, order: order, in: &walk, to: &writer)
+            }
+            walk.orders.removeSubrange(order...)
+        }
+        open(.pairs(dictionary, positions: positions), count: count, tag: "$dictionary", in: &walk, to: &writer)
+    }
+
+    /// The key of `content`'s member `index`.
+    private func key(_ index: Int, of content: Content) -> MemberKey {
+        switch content {
+        case .fields(let archive):
+            return memberKey(view.member(index, of: archive))
+        case .object(let node, let classKeys):
+            return index < classKeys ? MemberKey(Self.objectKeys[index]) : memberKey(view.member(index - classKeys, of: node), escapingDollar: true)
+        case .url:
+            return MemberKey(Self.urlKeys[index])
+        case .entries(let dictionary, let positions):
+            return memberKey(view.member(positions?[index] ?? index, of: dictionary))
+        case .elements, .pairs, .pair:
+            preconditionFailure("an array's members have no keys")
+        }
+    }
+
+    /// Writes `content`'s member `index`, or opens it.
+    private func writeMember(_ index: Int, of content: Content, in walk: inout Walk, to writer: inout JSONTextWriter) {
+        switch content {
+        case .elements(let node), .url(let node):
+            open(view.member(index, of: node), in: &walk, to: &writer)
+        case .fields(let archive):
+            open(view.value(index, of: archive), in: &walk, to: &writer)
+        case .object(let node, let classKeys):
+            switch index {
+            case 0: writer.writeString(view.classes[node.classIndex].name)
+            case 1: writeStrings(view.classes[node.classIndex].chain, to: &writer)
+            case 2 where classKeys == 3: writeStrings(view.classes[node.classIndex].hints!, to: &writer)
+            default: open(view.value(index - classKeys, of: node), in: &walk, to: &writer)
+            }
+        case .entries(let dictionary, let positions):
+            open(view.value(positions?[index] ?? index, of: dictionary), in: &walk, to: &writer)
+        case .pairs(let dictionary, let positions):
+            open(.pair(dictionary, position: positions?[index] ?? index), count: 2, in: &walk, to: &writer)
+        case .pair(let dictionary, let position):
+            let node = index == 0 ? view.member(position, of: dictionary) : view.value(position, of: dictionary)
+            open(node, in: &walk, to: &writer)
         }
     }
 
@@ -141,41 +312,13 @@ struct JSONTapeValue {
 
     /// An archive's `$top` keys and values as one object, keys as they are.
     func writeFields(_ archive: TapeNode, to writer: inout JSONTextWriter) {
-        writeMembers(archive.memberCount, to: &writer, key: { memberKey(view.member($0, of: archive)) }) { writer, index in
-            write(view.value(index, of: archive), to: &writer)
-        }
+        walk(&writer) { walk, writer in open(.fields(archive), count: archive.memberCount, keyed: true, in: &walk, to: &writer) }
     }
 
-    /// The entries of `dictionary` at `positions`, as a dictionary of them: an object when every
-    /// key is a string, none begins with `$` and no two are the same; otherwise
-    /// `{"$dictionary": [[key, value], …]}` in stored order.
+    /// The entries of `dictionary` at `positions`, as a dictionary of them (see
+    /// `openDictionary`).
     func writeDictionary<Positions: RandomAccessCollection<Int>>(_ dictionary: TapeNode, positions: Positions, to writer: inout JSONTextWriter) {
-        let positions = Array(positions)
-        let plain = positions.allSatisfy { position in
-            let key = view.member(position, of: dictionary)
-            return key.kind == .string && bytes(of: key).first != UInt8(ascii: "$")
-        }
-        if plain {
-            let keys = positions.map { memberKey(view.member($0, of: dictionary)) }
-            let order = stableOrder(count: keys.count) { keys[$0].compare(keys[$1]) }
-            // Sorted, two keys with the same bytes are neighbours.
-            if !order.indices.dropFirst().contains(where: { keys[order[$0 - 1]].compare(keys[order[$0]]) == 0 }) {
-                return writeMembers(keys, order: order, to: &writer) { writer, index in
-                    write(view.value(positions[index], of: dictionary), to: &writer)
-                }
-            }
-        }
-        writeTagged("$dictionary", to: &writer) { writer in
-            writer.writeArray(count: positions.count) { writer, index in
-                writer.writeArray(count: 2) { writer, side in
-                    write(side == 0 ? view.member(positions[index], of: dictionary) : view.value(positions[index], of: dictionary), to: &writer)
-                }
-            }
-        }
-    }
-
-    private func writeElements(_ node: TapeNode, to writer: inout JSONTextWriter) {
-        writer.writeArray(count: node.memberCount) { writer, index in write(view.member(index, of: node), to: &writer) }
+        walk(&writer) { walk, writer in openDictionary(dictionary, positions: Array(positions), in: &walk, to: &writer) }
     }
 
     private func writeStrings(_ strings: [String], to writer: inout JSONTextWriter) {

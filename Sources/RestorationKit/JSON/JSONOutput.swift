@@ -13,7 +13,8 @@ package enum JSONOutput {
 
     /// Writes the documents, then a newline, to `sink` in pieces as the text is made.
     /// `asArray` is for several inputs: the output's shape must not depend on how many of them
-    /// could be read. Writing recurses once per nesting level, so it runs on a deep stack.
+    /// could be read. Archive values are written with a stack of their own (see
+    /// `JSONTapeValue`), so however deeply they nest, this runs on the caller's thread.
     ///
     /// With a `limit`, throws `LimitExceeded` once the text would be longer than `limit` bytes;
     /// what the sink was handed by then is incomplete, and the rest is not rendered.
@@ -21,13 +22,10 @@ package enum JSONOutput {
     public static func write<Document: JSONRepresentable>(
         _ documents: [Document], asArray: Bool, limit: Int = .max, compact: Bool = false, to sink: @escaping Sink
     ) throws(LimitExceeded) {
-        let written = DeepStack.run(stackSize: DeepStack.stackSize(for: .default)) {
-            // The documents' own structure is made at once; the archive values inside stay
-            // deferred until they are written.
-            let node = !asArray && documents.count == 1 ? documents[0].jsonNode : documents.jsonNode
-            return JSONTextWriter.write(node, limit: limit, compact: compact, to: sink)
-        }
-        guard written else { throw LimitExceeded(limit: limit) }
+        // The documents' own structure is made at once; the archive values inside stay deferred
+        // until they are written.
+        let node = !asArray && documents.count == 1 ? documents[0].jsonNode : documents.jsonNode
+        guard JSONTextWriter.write(node, limit: limit, compact: compact, to: sink) else { throw LimitExceeded(limit: limit) }
     }
 
     /// The text would be longer than the limit given to `write`.
