@@ -323,26 +323,32 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// when it has no members to decode, and otherwise pushes the frame that decodes them (a
     /// container or an object) and returns nil.
     private mutating func start(_ index: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
-        try checkDepth(depth, &s)
-        var item = try item(index, &s)
         // The `$objects` entry whose value the item is, when it is one met for the first time,
         // and the entries of a chain after it (each the UID of the next): nothing is counted
         // between the links of a chain, so they all expand to the same.
         var owner: WalkFrame.Owner?
+        guard let node = try startNode(index, depth: depth, owner: &owner, &s) else { return nil }
+        return settle(owner, node, &s)
+    }
+
+    /// `start`'s work: the node, or nil with a frame pushed (which settles `owner` when done).
+    private mutating func startNode(_ index: Int, depth: Int, owner: inout WalkFrame.Owner?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
+        try checkDepth(depth, &s)
+        var item = try item(index, &s)
         while true {
             switch item {
             case .inputString, .textString:
                 let (node, size) = stringNode(item, &s)!
                 try s.consume(1)
                 try s.consumeBytes(size)
-                return settle(owner, node, &s)
+                return node
             case .inputData(let start, let count):
-                return settle(owner, try data(input[(input.startIndex + start)..<(input.startIndex + start + count)], inSource: inSource, depth: depth, &s), &s)
+                return try data(input[(input.startIndex + start)..<(input.startIndex + start + count)], inSource: inSource, depth: depth, &s)
             case .treeData(let index):
                 guard case .scalar(.data(let bytes)) = try object(index, &s) else { preconditionFailure("a tree's data item is not data") }
-                return settle(owner, try data(bytes, inSource: false, depth: depth, &s), &s)
+                return try data(bytes, inSource: false, depth: depth, &s)
             case .scalar(.uid(let uid)):
-                if let node = try takeDecoded(uid, depth: depth, &s) { return settle(owner, node, &s) }
+                if let node = try takeDecoded(uid, depth: depth, &s) { return node }
                 // An `$objects` entry met for the first time: its slot is filled when its
                 // value is decoded, and meeting it before then is a cycle.
                 let slot = slotBase + Int(uid)
@@ -356,7 +362,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 let entry = try self.item(entryIndex, &s)
                 if uid == 0, isNull(entry, &s) {
                     try s.consume(1)
-                    return settle(owner, .null, &s)
+                    return .null
                 }
                 guard case .dictionary(let dictionary) = entry, let classIndex = try member(named: "$class", of: dictionary, &s) else {
                     // A value stored in `$objects` whole (a string, a container, another UID).
@@ -374,19 +380,19 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 return nil
             case .scalar(.integer(let integer)):
                 try s.consume(1)
-                return settle(owner, s.tape.integer(integer), &s)
+                return s.tape.integer(integer)
             case .scalar(.real(let real)):
                 try s.consume(1)
-                return settle(owner, TapeNode(.real, payload: real.bitPattern), &s)
+                return TapeNode(.real, payload: real.bitPattern)
             case .scalar(.float(let float)):
                 try s.consume(1)
-                return settle(owner, TapeNode(.float, payload: UInt64(float.bitPattern)), &s)
+                return TapeNode(.float, payload: UInt64(float.bitPattern))
             case .scalar(.boolean(let boolean)):
                 try s.consume(1)
-                return settle(owner, TapeNode(.boolean, payload: boolean ? 1 : 0), &s)
+                return TapeNode(.boolean, payload: boolean ? 1 : 0)
             case .scalar(.date(let date)):
                 try s.consume(1)
-                return settle(owner, TapeNode(.date, payload: date.bitPattern), &s)
+                return TapeNode(.date, payload: date.bitPattern)
             case .array(let container), .dictionary(let container):
                 try s.consume(1)
                 try open(container, &s)
