@@ -123,6 +123,20 @@ def class_inputs():
     # A chain of 90 000 $objects entries, each the UID of the next: it nests nothing, so no
     # depth limit bounds it, and the decoder follows it on a stack of its own.
     inputs["uid-chain"] = g.binary(g.keyed_tree({"first": g.UID(1), "middle": g.UID(45000)}, ["$null"] + [g.UID(i + 2) for i in range(90000)] + ["end"]))
+    # Output nested past --max-depth: each of 70 entries is an array nested 250 levels deep
+    # around the one before, each decoded first from $top within the limit, then written
+    # wherever it is referred to (17 500 levels); the writers keep stacks of their own.
+    state = ["$null", g.NSARRAY_CLASS]
+    entries = []
+    for entry in range(70):
+        inner = entries[-1] if entries else None
+        for _ in range(250):
+            state.append({"$class": g.UID(1), "NS.objects": [g.UID(inner)] if inner else []})
+            inner = len(state) - 1
+        entries.append(inner)
+    state = g.binary(g.keyed_tree({"e%03d" % i: g.UID(uid) for i, uid in enumerate(entries)}, state))
+    inputs["shared-past-depth"] = g.binary(g.keyed_tree({"Root": g.UID(1), "kRootRestorationIdentifiersKey": g.UID(2), "kUIStateRestorationArchiveMajorVersionKey": 2},
+                                                        ["$null", state, {"$class": g.UID(3), "NS.objects": [g.UID(4)]}, g.NSARRAY_CLASS, "Root"]))
     # Children that repeat one path many times after many others: each repeat names the first
     # child with its path, found without a search through the children before it.
     paths = ["Root/:[%d]:/C" % i for i in range(20000)]
