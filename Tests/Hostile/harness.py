@@ -121,8 +121,12 @@ def class_inputs():
     shared = g.binary(g.keyed_tree({"root": g.UID(1)}, objects))
     inputs["shared-nested-archive"] = g.binary(g.keyed_tree({"k%d" % i: g.UID(1) for i in range(4000)}, ["$null", shared]))
     # A chain of 90 000 $objects entries, each the UID of the next: it nests nothing, so no
-    # depth limit bounds it, and the decoder follows it on a stack of its own.
-    inputs["uid-chain"] = g.binary(g.keyed_tree({"first": g.UID(1), "middle": g.UID(45000)}, ["$null"] + [g.UID(i + 2) for i in range(90000)] + ["end"]))
+    # depth limit bounds it, and the decoder follows it on a stack of its own. Once as a keyed
+    # archive, once as a saved object's state, which every command reads.
+    chain = g.binary(g.keyed_tree({"first": g.UID(1), "middle": g.UID(45000)}, ["$null"] + [g.UID(i + 2) for i in range(90000)] + ["end"]))
+    inputs["uid-chain"] = chain
+    inputs["uid-chain-state"] = g.binary(g.keyed_tree({"Root": g.UID(1), "kRootRestorationIdentifiersKey": g.UID(2), "kUIStateRestorationArchiveMajorVersionKey": 2},
+                                                      ["$null", chain, {"$class": g.UID(3), "NS.objects": [g.UID(4)]}, g.NSARRAY_CLASS, "Root"]))
     # Output nested past --max-depth: each of 70 entries is an array nested 250 levels deep
     # around the one before, each decoded first from $top within the limit, then written
     # wherever it is referred to (17 500 levels); the writers keep stacks of their own.
