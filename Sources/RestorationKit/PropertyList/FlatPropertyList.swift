@@ -17,7 +17,7 @@ struct FlatPropertyList: PropertyListObjectTable {
     /// out on an ordinary stack.
     init(_ root: PropertyListValue) {
         var open: [OpenContainer] = []
-        /// The indices of the members the open containers have so far, one after another.
+        // The indices of the members the open containers have so far, one after another.
         var members: [Int] = []
         var next: PropertyListValue? = root
         while true {

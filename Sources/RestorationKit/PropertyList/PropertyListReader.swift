@@ -16,8 +16,10 @@ public struct PropertyListReader: Sendable {
         try read(bytes[...])
     }
 
-    /// Reads `bytes`, on a stack that fits the nesting `limits` allow: the tree read is freed by
-    /// recursion (see `DeepStack`).
+    /// Reads `bytes`. The readers keep stacks of their own, but freeing a tree recurses once per
+    /// level (a debug build uses about 210 bytes of stack a level), so this runs on a stack that
+    /// fits the nesting `limits` allow (see `DeepStack`), where a tree given up on an error is
+    /// freed. The tree returned is freed wherever the caller lets it go.
     public func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
         let format = try Self.format(of: bytes)
         return try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(PropertyListError) -> PropertyListValue in

@@ -6,8 +6,8 @@ extension RestorationArchive {
     /// read as `kind` says, shown as a keyed archive would be (see `SavedStateKind`).
     ///
     /// The work runs on a thread of the library's pool whose stack fits the nesting `limits`
-    /// allow (input-controlled nesting recurses), large archives on all processors; the call
-    /// waits for it.
+    /// allow (nested archives are decoded by recursion), large archives on all processors; the
+    /// call waits for it.
     public init(bytes: ArraySlice<UInt8>, limits: DecodingLimits = .default, interpret: Bool = true) throws(ArchiveError) {
         self = try Self.read(bytes: bytes, limits: limits, interpret: interpret)
     }

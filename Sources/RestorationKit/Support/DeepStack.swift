@@ -9,18 +9,19 @@ import Synchronization
 
 /// Runs recursive work on a stack large enough for the nesting the limits allow.
 ///
-/// Laying out and freeing property-list trees and writing JSON recurse once per nesting level,
-/// decoding once per nested archive. The main thread's 8 MiB (and a secondary thread's
-/// 512 KiB on some systems) runs out at a few hundred levels in a debug build, so depth limits
-/// alone cannot keep a raised limit from crashing the process. A thread stack is only reserved
-/// address space until used, so a generous one costs nothing.
+/// Freeing a property-list tree recurses once per nesting level (with its synthesized `==`
+/// and `hash`), decoding once per nested archive; every other walk keeps a stack of its own. A
+/// secondary thread's 512 KiB on some systems holds about a dozen nested archives in a debug
+/// build, so depth limits alone cannot keep a raised limit from crashing the process. A thread
+/// stack is only reserved address space until used, so a generous one costs nothing.
 ///
 /// Work runs in place when the calling thread already has the room (nested calls do), and
 /// otherwise on a thread of the `WorkerPool`: making a thread per call costs more than decoding
 /// a small archive.
 package enum DeepStack {
-    /// Stack bytes reserved per level of `maxDepth`: measured debug builds use about 15 KiB per
-    /// level of reading, decoding and printing together, so this leaves a wide margin.
+    /// Stack bytes reserved per level of `maxDepth`, and eight times as much per nested archive:
+    /// a wide margin over what a debug build was measured to use (about 210 bytes a level to
+    /// free a tree, 43 KiB to read and decode a nested archive).
     static let bytesPerLevel = 64 * 1024
 
     /// The stack a thread needs to decode and print input within `limits`.
