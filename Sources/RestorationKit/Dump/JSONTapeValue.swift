@@ -23,9 +23,6 @@ struct JSONTapeValue {
     /// `node` and what it holds, with a stack of its own (see `Walk`): a value nests as deeply
     /// as its tape does, which sharing can make deeper than the limits on reading.
     func write(_ node: TapeNode, to writer: inout JSONTextWriter) {
-        guard node.kind.layout != .scalar, node.kind.layout != .bytes, node.kind != .special else {
-            return writeLeaf(node, to: &writer)
-        }
         walk(&writer) { walk, writer in open(node, in: &walk, to: &writer) }
     }
 
@@ -59,8 +56,10 @@ struct JSONTapeValue {
                     writeLeaf(view.value(index + 1, of: node), to: &writer)
                 }
             }
-        default:
+        case .null, .boolean, .integer, .real, .float, .date, .cycle:
             writeScalar(view.scalar(node)!, to: &writer)
+        case .array, .set, .orderedSet, .dictionary, .object, .url, .archive:
+            preconditionFailure("a container is opened (see `open`), not written whole")
         }
     }
 
@@ -147,7 +146,8 @@ struct JSONTapeValue {
         case .object:
             let classKeys = view.classes[node.classIndex].hints == nil ? 2 : 3
             open(.object(node, classKeys: classKeys), count: classKeys + node.memberCount, keyed: true, in: &walk, to: &writer)
-        default: writeLeaf(node, to: &writer)
+        case .string, .data, .uuid, .reference, .special, .null, .boolean, .integer, .real, .float, .date, .cycle:
+            writeLeaf(node, to: &writer)
         }
     }
 
