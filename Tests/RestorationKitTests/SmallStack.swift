@@ -18,7 +18,7 @@ struct SmallStackTimeout: Error, CustomStringConvertible {
 }
 
 private final class SmallStackWork<Value>: @unchecked Sendable {
-    private let body: () throws -> Value
+    private var body: (() throws -> Value)?
     private var result: Result<Value, Error>?
     let done = DispatchSemaphore(value: 0)
 
@@ -27,13 +27,15 @@ private final class SmallStackWork<Value>: @unchecked Sendable {
     }
 
     func run() {
-        result = Result { try body() }
+        result = Result { try body!() }
         done.signal()
     }
 
-    /// The result, no longer held here (the thread may release this object last).
+    /// The result, no longer held here, and the body let go of: the thread may release this
+    /// object last, and what the body holds (a deep tree, say) must be freed on the caller's
+    /// thread, not on the small stack after the test has gone on.
     func takeResult() -> Result<Value, Error> {
-        defer { result = nil }
+        defer { result = nil; body = nil }
         return result!
     }
 }
