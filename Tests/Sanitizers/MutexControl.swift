@@ -1,7 +1,7 @@
 // A correct program: two threads count under one Synchronization.Mutex. Tests/Sanitizers/thread
 // runs it under ThreadSanitizer to learn whether the sanitizer sees this toolchain's Mutex (on
-// Linux it locks with a futex in the standard library, which is not instrumented); see
-// tsan-suppressions.txt.
+// Linux a contended lock is handed over by a futex in the standard library, which is not
+// instrumented); see tsan-suppressions.txt.
 import Foundation
 import Synchronization
 
