@@ -1081,6 +1081,33 @@ def normalization_b_parts():
     return parts
 
 
+APP_SNAPSHOT = "AppSnapshot"
+
+
+def shared_bytes_a_parts():
+    """clean + an app-level key holding the very bytes of List's entry (invented: UIKit saves
+    no such key; an app could)."""
+    parts = clean_archive_parts()
+    parts["extra_top"][APP_SNAPSHOT] = keyed_archive_bytes(parts["entries"][LIST])
+    return parts
+
+
+def shared_bytes_b_parts():
+    """The app-level key holds Settings' entry instead. List's entry is the same in both, but
+    its bytes are also where B holds others, so diff must decode them to show what changed."""
+    parts = clean_archive_parts()
+    parts["extra_top"][APP_SNAPSHOT] = keyed_archive_bytes(parts["entries"][SETTINGS])
+    return parts
+
+
+def unlisted_b_parts():
+    """About is no longer listed, but its entry is still in $top, byte for byte: an object
+    removed, and an app-level key added whose value diff shows decoded."""
+    parts = clean_archive_parts()
+    parts["listed"].remove(ABOUT)
+    return parts
+
+
 DIFF_PAIRS = {   # pair name -> (A parts, B parts)
     "metadata": (metadata_a_parts, metadata_b_parts),
     "objects": (clean_archive_parts, objects_b_parts),
@@ -1089,6 +1116,8 @@ DIFF_PAIRS = {   # pair name -> (A parts, B parts)
     "class": (clean_archive_parts, class_b_parts),
     "views": (clean_archive_parts, views_b_parts),
     "normalization": (normalization_a_parts, normalization_b_parts),
+    "shared-bytes": (shared_bytes_a_parts, shared_bytes_b_parts),
+    "unlisted": (clean_archive_parts, unlisted_b_parts),
 }
 
 
@@ -1630,6 +1659,11 @@ def benchmark_object_state(rng, path, index):
 
 def benchmark_archive(rng, objects):
     """A tab bar of navigation controllers holding `objects` view controllers in all."""
+    return benchmark_binary(benchmark_saved(rng, objects))
+
+
+def benchmark_saved(rng, objects):
+    """The saved objects of benchmark_archive(), as restoration_parts() takes them."""
     tabs = max(1, objects // 200)
     saved = []
     tab_proxies = [Proxy("Tabs/:[%d]:/Navigation" % tab) for tab in range(tabs)]
@@ -1642,15 +1676,32 @@ def benchmark_archive(rng, objects):
         children = ["%s/:[%d]:/Controller%d" % (nav, i, i) for i in range(count)]
         saved.append((nav, view_controller_state(kUIViewControllerChildrenKey=children)))
         saved += [(child, benchmark_object_state(rng, child, i)) for i, child in enumerate(children)]
+    return saved
+
+
+def benchmark_binary(saved):
     return binary(restoration_archive(
         saved, system_version="17.5", bundle_version="7", idiom=0,
         timestamp=datetime.datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)))
 
 
+def later_save(saved):
+    """The same objects saved again after the user moved on: one in a hundred has another
+    selected row, the rest are saved alike."""
+    later = []
+    for index, (path, state) in enumerate(saved):
+        if index % 100 == 50 and "selectedRow" in state:
+            state = dict(state, selectedRow=state["selectedRow"] + 1)
+        later.append((path, state))
+    return later
+
+
 def benchmark_files():
-    """big.data (20 000 objects, about 20 MB) and corpus/0000.data … 0999.data (2-20 KB)."""
+    """big.data (20 000 objects, about 20 MB), big-later.data (the same saved again with 200 of
+    them changed) and corpus/0000.data … 0999.data (2-20 KB)."""
     rng = random.Random(2026)
-    files = {"big.data": benchmark_archive(rng, 20_000)}
+    saved = benchmark_saved(rng, 20_000)
+    files = {"big.data": benchmark_binary(saved), "big-later.data": benchmark_binary(later_save(saved))}
     for number in range(1000):
         files["corpus/%04d.data" % number] = benchmark_archive(rng, rng.randrange(3, 14))
     sys.dont_write_bytecode = True   # no __pycache__ in Fixtures/

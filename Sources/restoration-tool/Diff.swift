@@ -65,7 +65,7 @@ struct Diff: ParsableCommand {
     /// `--max-output-size`.
     private func compareFiles(_ a: String, _ b: String, documents: inout [DiffDocument], written: inout Int) -> Int32 {
         // Both are read, at the same time, so that both are reported when neither can be.
-        let read = zip([a, b], RestorationArchive.read(contentsOf: [a, b], limits: decoding.limits)).compactMap { file, result in
+        let read = zip([a, b], RestorationArchive.readForComparison(contentsOf: [a, b], limits: decoding.limits)).compactMap { file, result in
             Console.restorationArchive(file, result, savedState: true)
         }
         guard read.count == 2 else { return ExitStatus.unreadable }

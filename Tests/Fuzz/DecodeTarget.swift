@@ -1,10 +1,10 @@
 // libFuzzer target for the whole decode path: property-list reader → keyed-archive decoder (its
 // tape checked node by node) → restoration model → text dump → JSON dump → validate (text and
-// JSON) → diff against a fixed archive, both ways (text and JSON) → tree (text and JSON). The
-// model read from the decoder's tape must give what it gives read from the decoder's values copied
-// to a tape of their own (`RestorationArchive(archive:)`, a library user's road). Built by
-// Tests/Fuzz/run together with the library's sources (see CONTRIBUTING.md); not part of the
-// package.
+// JSON) → diff against a fixed archive, both ways (text and JSON), read whole and read for
+// comparison → tree (text and JSON). The model read from the decoder's tape must give what it
+// gives read from the decoder's values copied to a tape of their own
+// (`RestorationArchive(archive:)`, a library user's road). Built by Tests/Fuzz/run together with
+// the library's sources (see CONTRIBUTING.md); not part of the package.
 
 /// Small limits keep each execution fast; the limits themselves are tested by the hostile
 /// fixtures. They still allow every shape the fixtures have.
@@ -16,6 +16,7 @@ let fixedPath: String = {
     return root + "/Fixtures/validate/clean.data"
 }()
 let fixedArchive = try! RestorationArchive(contentsOf: fixedPath)
+let fixedInput = try! InputFile.read(fixedPath)[...]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -84,6 +85,19 @@ func exercise(_ bytes: [UInt8]) {
         }
         precondition(differ.diff(archive, archive).isEmpty, "an archive differs from itself")
         precondition(differ.diff(archive, values).isEmpty, "an archive differs from its values")
+        // `diff` reads its pair decoding only the nested archives that can differ: it must find
+        // what the pair read whole gives (the seeds' mutations share most of them with the fixed one).
+        for inputs in [[bytes[...], fixedInput], [fixedInput, bytes[...]], [bytes[...], bytes[...]]] {
+            let whole = inputs.map { input in try? RestorationArchive.read(bytes: input, limits: fuzzLimits) }
+            guard let a = whole[0], let b = whole[1] else { continue }
+            let compared = RestorationArchive.readForComparison(inputs.map { .success($0) }, paths: [nil, nil], limits: fuzzLimits)
+            guard case .success(let x) = compared[0], case .success(let y) = compared[1] else { preconditionFailure("a pair read whole failed read for comparison") }
+            // Compared as written: a NaN timestamp makes a change unequal to itself.
+            let (changes, found) = (ArchiveDiffer().diff(a, b), ArchiveDiffer().diff(x, y))
+            precondition(DiffTextFormatter().format(found, a: "a", b: "b") == DiffTextFormatter().format(changes, a: "a", b: "b"), "reading a pair for comparison changed diff's text")
+            precondition(JSONOutput.text([DiffDocument(a: "a", b: "b", changes: found)], asArray: false)
+                == JSONOutput.text([DiffDocument(a: "a", b: "b", changes: changes)], asArray: false), "reading a pair for comparison changed diff's JSON")
+        }
         if archive.isRestorationArchive {
             let tree = RestorationTree(archive)
             let treeText = TreeTextFormatter(style: TextStyle(enabled: true)).format(tree)

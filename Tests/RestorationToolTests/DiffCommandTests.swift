@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 final class DiffCommandTests: XCTestCase {
-    static let pairs = ["metadata", "objects", "state", "children", "class", "views", "normalization"]
+    static let pairs = ["metadata", "objects", "state", "children", "class", "views", "normalization", "shared-bytes", "unlisted"]
 
     func testGoldenTextAndJSON() throws {
         for pair in Self.pairs {

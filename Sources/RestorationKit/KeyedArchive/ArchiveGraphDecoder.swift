@@ -636,10 +636,10 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// `reference` takes a result only where it counts exactly what decoding it in place would,
     /// and decodes in place otherwise, so results and errors do not depend on the threads.
     private mutating func prefetchNestedArchives(in top: PropertyListContainer, _ s: inout DecodingState) {
-        guard archiveDepth == 0, s.allowsConcurrency, top.count >= Self.prefetchThreshold else { return }
+        guard archiveDepth == 0, s.allowsConcurrency, top.count >= Self.prefetchThreshold, s.kept.map({ !$0.keepsAll }) ?? true else { return }
         let threads = DeepStack.availableThreads
         guard threads > 1 else { return }
-        let (limits, source, decoder) = (s.limits, s.tape.source, self)
+        let (limits, source, decoder, kept) = (s.limits, s.tape.source, self, s.kept)
         let budget = PrefetchBudget(limits: limits, objects: objects.count)
         let batchCount = min(top.count, threads * 8)
         // By position in `$top`. Each worker finds the archives of its share of the positions
@@ -652,6 +652,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                     // One level of concurrency: a worker decodes its archives on its own thread.
                     var state = DecodingState(limits: limits, allowsConcurrency: false)
                     state.tape.source = source
+                    state.kept = kept
                     for position in (batch * top.count / batchCount)..<((batch + 1) * top.count / batchCount) {
                         guard let (uid, bytes, key) = decoder.nestedArchive(at: position, of: top, &state) else { continue }
                         let claim = budget.claim(uid)
@@ -720,6 +721,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
               let dataIndex = try? member(Int(uid), of: objects, &s),
               case .inputData(let start, let count)? = try? item(dataIndex, &s),
               table.inputBytes(start, count).starts(with: BinaryPropertyListReader.magic),
+              !(s.kept?.keeps(input[(input.startIndex + start)..<(input.startIndex + start + count)]) ?? false),
               let keyIndex = try? member(position, of: top, &s),
               let keyItem = try? item(keyIndex, &s),
               let (key, size) = stringNode(keyItem, &s)
@@ -836,6 +838,10 @@ struct NestedArchiveReader {
         try s.consume(1)
         guard let format = try? PropertyListReader.format(of: bytes) else {
             try s.consumeData(bytes.count)
+            return dataNode(bytes, &s)
+        }
+        // Left as data, it is neither parsed nor printed: only its node counts.
+        if archiveDepth == 0, let kept = s.kept, kept.keeps(bytes) {
             return dataNode(bytes, &s)
         }
         s.nestedBytes += bytes.count

@@ -12,6 +12,8 @@ import Darwin
 struct DecodingState {
     let limits: DecodingLimits
     let allowsConcurrency: Bool
+    /// The outer archive's nested archives left as data (nil: none; see `KeptNestedArchives`).
+    var kept: KeptNestedArchives?
     var tape = TapeBuilder()
     /// Values produced so far, a shared value counting once per reference.
     var nodes = 0

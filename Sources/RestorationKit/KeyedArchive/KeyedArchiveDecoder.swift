@@ -34,10 +34,11 @@ public struct KeyedArchiveDecoder: Sendable {
     }
 
     /// Decodes `bytes` into a tape; with `allowsPlain`, a plain property list too (see
-    /// `DecodingState.decodeFile`).
-    func decodeTape(_ bytes: ArraySlice<UInt8>, allowsPlain: Bool = false) throws(ArchiveError) -> ArchiveTape {
+    /// `DecodingState.decodeFile`), leaving the nested archives `kept` as data.
+    func decodeTape(_ bytes: ArraySlice<UInt8>, allowsPlain: Bool = false, keeping kept: KeptNestedArchives? = nil) throws(ArchiveError) -> ArchiveTape {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> ArchiveTape in
             var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
+            state.kept = kept
             return try state.decodeFile(bytes, allowsPlain: allowsPlain)
         }
     }

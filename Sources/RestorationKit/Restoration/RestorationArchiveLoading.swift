@@ -25,10 +25,17 @@ extension RestorationArchive {
     /// others' work. The results are in the order of `paths`; a file that cannot be read does not
     /// stop the others.
     public static func read(contentsOf paths: [String], limits: DecodingLimits = .default) -> [Result<RestorationArchive, ArchiveError>] {
-        var results = [Result<RestorationArchive, ArchiveError>?](repeating: nil, count: paths.count)
+        concurrently(paths.count, limits: limits) { index in
+            Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits) }
+        }
+    }
+
+    /// `body` of each index in `0..<count`, all at the same time, on stacks that fit `limits`.
+    static func concurrently<Result>(_ count: Int, limits: DecodingLimits, _ body: (Int) -> Result) -> [Result] {
+        var results = [Result?](repeating: nil, count: count)
         results.withUnsafeMutableBufferPointer { results in
-            DeepStack.concurrentPerform(count: paths.count, threads: min(paths.count, DeepStack.availableThreads), stackSize: DeepStack.stackSize(for: limits)) { index in
-                results[index] = Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits) }
+            DeepStack.concurrentPerform(count: count, threads: min(count, DeepStack.availableThreads), stackSize: DeepStack.stackSize(for: limits)) { index in
+                results[index] = body(index)
             }
         }
         return results.map { $0! }
@@ -44,14 +51,16 @@ extension RestorationArchive {
     }
 
     /// As `init(bytes:limits:interpret:)`; `path` (nil for standard input) finds the keys of
-    /// macOS window records.
+    /// macOS window records; the nested archives `kept` are left as data (see
+    /// `readForComparison`).
     static func read(
-        bytes: ArraySlice<UInt8>, limits: DecodingLimits, interpret: Bool = true, path: String? = nil, options: SavedStateReading.Options = .init()
+        bytes: ArraySlice<UInt8>, limits: DecodingLimits, interpret: Bool = true, path: String? = nil, options: SavedStateReading.Options = .init(),
+        keeping kept: KeptNestedArchives? = nil
     ) throws(ArchiveError) -> RestorationArchive {
         if let shown = try SavedStateReading.readUnlessPropertyList(bytes: bytes, path: path, limits: limits, options: options) {
             return shown
         }
-        let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes, allowsPlain: true)
+        let tape = try KeyedArchiveDecoder(limits: limits).decodeTape(bytes, allowsPlain: true, keeping: kept)
         if tape.isPlainPropertyList {
             return SavedStateReading.plain(tape, path: path, limits: limits)
         }
