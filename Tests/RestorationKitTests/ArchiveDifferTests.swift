@@ -30,6 +30,20 @@ final class ArchiveDifferTests: XCTestCase {
         XCTAssertEqual(ArchiveDiffer().diff(one, one), [], "NaN equals itself")
     }
 
+    /// Timestamps compare by their bits, as every real value does: an archive whose timestamp
+    /// is NaN (a fuzzer's input) equals itself, and so does a change of it.
+    func testANaNTimestampEqualsItself() throws {
+        let archive = try RestorationArchive(contentsOf: FixtureFiles.root + "/Tests/Fuzz/regressions/diff-pair-nan-timestamp.data")
+        let timestamp = try XCTUnwrap(archive.timestamp)
+        XCTAssertTrue(timestamp.isNaN)
+        XCTAssertEqual(archive, archive)
+        let changes = ArchiveDiffer().diff(archive, try FixtureFiles.archive("validate/clean.data"))
+        XCTAssertEqual(changes, changes)
+        XCTAssertEqual(changes.first { $0.path == [.key("timestamp")] }?.old, .timestamp(timestamp))
+        XCTAssertEqual(Set([DiffValue.timestamp(timestamp), .timestamp(timestamp)]).count, 1)
+        XCTAssertNotEqual(DiffValue.timestamp(0.0), .timestamp(-0.0))
+    }
+
     /// A key repeated in a damaged archive is compared by its first value: the same pairs in
     /// another order still differ there (the models are equal as multisets, the fields are not).
     func testRepeatedKeysInAnotherOrderDiffer() {

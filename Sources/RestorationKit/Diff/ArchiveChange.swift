@@ -111,4 +111,25 @@ public enum DiffValue: Hashable, Sendable {
     case timestamp(Double)
     case idiom(UserInterfaceIdiom)
     case paths([String])
+
+    /// Timestamps are the same when their bits are, as every real value is: a NaN timestamp
+    /// equals itself, and -0.0 is not 0.0.
+    public static func == (a: Self, b: Self) -> Bool {
+        switch (a, b) {
+        case (.value(let x), .value(let y)): x == y
+        case (.timestamp(let x), .timestamp(let y)): x.bitPattern == y.bitPattern
+        case (.idiom(let x), .idiom(let y)): x == y
+        case (.paths(let x), .paths(let y)): x == y
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .value(let value): hasher.combine(value)
+        case .timestamp(let seconds): hasher.combine(seconds.bitPattern)
+        case .idiom(let idiom): hasher.combine(idiom)
+        case .paths(let paths): hasher.combine(paths)
+        }
+    }
 }

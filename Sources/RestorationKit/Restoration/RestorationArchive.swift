@@ -142,7 +142,7 @@ public struct RestorationArchive: Hashable, Sendable {
 
     public static func == (a: Self, b: Self) -> Bool {
         a.isRestorationArchive == b.isRestorationArchive && a.majorVersion == b.majorVersion && a.minorVersion == b.minorVersion
-            && a.bundleVersion == b.bundleVersion && a.systemVersion == b.systemVersion && a.timestamp == b.timestamp
+            && a.bundleVersion == b.bundleVersion && a.systemVersion == b.systemVersion && a.timestamp?.bitPattern == b.timestamp?.bitPattern
             && a.userInterfaceIdiom == b.userInterfaceIdiom && a.restorationClassMap == b.restorationClassMap
             && a.identifierPaths == b.identifierPaths && a.objects == b.objects && a.appState == b.appState && a.notes == b.notes
             && a.kind == b.kind && a.content == b.content
