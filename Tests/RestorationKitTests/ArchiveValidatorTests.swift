@@ -292,9 +292,10 @@ final class ArchiveValidatorTests: XCTestCase {
         context.viewPaths = ExactTextSet(large.objects.flatMap { $0.views.map(\.identifierPath.rawValue) })
         var pathFindings: [Diagnostic] = []
         var (referenceFindings, appFindings) = (FindingList(messageLimit: .max), FindingList(messageLimit: .max))
+        var scan = ReferenceScan(saved: context.saved)
         large.forEachObjectOnTape(large.objects.indices) { object, onTape, view in
             pathFindings += PathRules.check(object, onTape, in: view, context)
-            ReferenceRules.check(object, onTape, in: view, context, into: &referenceFindings)
+            ReferenceRules.check(object, onTape, in: view, context, scan: &scan, into: &referenceFindings)
         }
         ReferenceRules.checkApp(context, into: &appFindings)
         let metadata = MetadataRules.check(large, expectedBundleVersion: nil)

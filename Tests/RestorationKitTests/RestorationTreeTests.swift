@@ -58,8 +58,8 @@ final class RestorationTreeTests: XCTestCase {
         // Past its limit the list is not read further: a few references are kept, not 2 000.
         let context = ValidationContext(broken)
         broken.forEachObjectOnTape(0..<1) { object, onTape, view in
-            var references = DanglingReferences(limit: 100)
-            ReferenceRules.check(object, onTape, in: view, context, into: &references)
+            var (scan, references) = (ReferenceScan(saved: context.saved), DanglingReferences(limit: 100))
+            ReferenceRules.check(object, onTape, in: view, context, scan: &scan, into: &references)
             XCTAssertEqual(references.references.count, 3)
             XCTAssertGreaterThan(references.bytes, 100)
         }

@@ -37,9 +37,10 @@ struct TapeView {
         String(decoding: bytes(of: node), as: UTF8.self)
     }
 
-    /// Whether a string node's bytes are `expected`'s.
+    /// Whether a string node's bytes are `expected`'s. The lengths are compared first, from the
+    /// node alone: the rules look keys up by name in every object's state this way.
     func textEquals(_ node: TapeNode, _ expected: StaticString) -> Bool {
-        node.kind == .string && bytes(of: node).hasSameBytes(as: expected.bytes)
+        node.kind == .string && node.memberCount == expected.utf8CodeUnitCount && bytes(of: node).hasSameBytes(as: expected.bytes)
     }
 
     /// Why data flagged `archiveError` could not be read as the property list it announced.

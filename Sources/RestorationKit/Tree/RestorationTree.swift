@@ -163,6 +163,7 @@ public struct RestorationTree: Sendable {
             summaries.reserveCapacity(range.count)
             // Told when this part counts references (see `ArchiveValidator.validate`).
             var pastLimit = false
+            var scan = ReferenceScan(saved: context.saved)
             archive.forEachObjectOnTape(range, while: { !pastLimit }) { object, onTape, view in
                 var summary = StateSummary(parent: object.identifierPath.parent?.rawValue, views: onTape.views.map { IdentifierPath(view.string(of: $0.path)) })
                 func reference(_ key: StaticString) -> String? {
@@ -174,7 +175,7 @@ public struct RestorationTree: Sendable {
                 // The references alone, without the findings' messages, and no more than the
                 // drawing could hold: one children list can name a million paths.
                 var dangling = DanglingReferences(limit: outputLimit)
-                ReferenceRules.check(object, onTape, in: view, context, into: &dangling)
+                ReferenceRules.check(object, onTape, in: view, context, scan: &scan, into: &dangling)
                 summary.dangling = dangling.references.map { ($0.path ?? "", $0.key, $0.target) }
                 if !summary.dangling.isEmpty {
                     pastLimit = drawn.spend(dangling.bytes)

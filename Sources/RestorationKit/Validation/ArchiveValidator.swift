@@ -67,10 +67,11 @@ public struct ArchiveValidator: Sendable {
             // Told when this part counts findings: most objects have none, and asking the
             // shared count for every object would make the threads wait on each other.
             var pastLimit = false
+            var scan = ReferenceScan(saved: context.saved)
             archive.forEachObjectOnTape(range, while: { !pastLimit }) { object, onTape, view in
                 let paths = PathRules.check(object, onTape, in: view, context)
                 var references = Findings.references(within: context)
-                ReferenceRules.check(object, onTape, in: view, context, into: &references)
+                ReferenceRules.check(object, onTape, in: view, context, scan: &scan, into: &references)
                 let pathsPast = context.count(paths)
                 part.paths.add(paths)
                 pastLimit = part.references.add(references: references, counting: context) || pathsPast

@@ -4,18 +4,23 @@ enum ReferenceRules {
     /// follow the objects'.
     static func checkApp<Sink: ReferenceSink>(_ context: ValidationContext, into sink: inout Sink) {
         context.archive.withAppStateOnTape { appState, view in
-            var scan = ReferenceScan(saved: context.saved, view: view)
+            var scan = ReferenceScan(saved: context.saved)
+            scan.use(view)
             for index in 0..<appState.count {
                 let (key, value) = appState.entry(index, in: view)
                 guard let key, !view.textEquals(key, RestorationKeys.firstRespondersKey) else { continue }
-                checkReferences(in: value, path: nil, key: { view.string(of: key) }, &scan, into: &sink)
+                checkReferences(in: value, path: { nil }, key: { view.string(of: key) }, &scan, into: &sink)
             }
         }
         for finding in checkFirstResponders(context) { sink.add(finding.severity, finding.rule) { finding } }
     }
 
     /// The findings about one saved object, its state and views on a tape (see `TapeObject`).
-    static func check<Sink: ReferenceSink>(_ object: RestorationObject, _ onTape: TapeObject, in view: TapeView, _ context: ValidationContext, into sink: inout Sink) {
+    /// `scan` is the caller's, one for all the objects a thread checks: it holds the saved
+    /// paths' set, which every thread shares, and the stack of its walk.
+    static func check<Sink: ReferenceSink>(
+        _ object: RestorationObject, _ onTape: TapeObject, in view: TapeView, _ context: ValidationContext, scan: inout ReferenceScan, into sink: inout Sink
+    ) {
         guard let state = onTape.state else { return }
         let path = object.identifierPath.rawValue
         let children = childTargets(state, view)
@@ -23,9 +28,7 @@ enum ReferenceRules {
             checkChildren(children, view, container: path, context, into: &sink)
         }
         if let finding = checkSelectedTab(state, view, children: children, container: path, context) { sink.add(finding.severity, finding.rule) { finding } }
-        // One scan for all of the object's values: each holds the saved paths' set, which every
-        // thread shares.
-        var scan = ReferenceScan(saved: context.saved, view: view)
+        scan.use(view)
         var childrenLists = 0
         for index in 0..<state.count {
             let (key, value) = state.entry(index, in: view)
@@ -37,7 +40,7 @@ enum ReferenceRules {
                 }
                 continue
             }
-            checkReferences(in: value, path: path, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, &scan, into: &sink)
+            checkReferences(in: value, path: { path }, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, &scan, into: &sink)
         }
         for (key, count) in repeatedKeys(state, view) {
             sink.add(.warning, .repeatedStateKey) {
@@ -46,10 +49,9 @@ enum ReferenceRules {
             }
         }
         for (viewPath, archive) in onTape.views {
-            let viewPath = view.string(of: viewPath)
             for position in 0..<archive.memberCount {
                 let key = view.member(position, of: archive)
-                checkReferences(in: .node(view.value(position, of: archive)), path: viewPath, key: { view.string(of: key) }, &scan, into: &sink)
+                checkReferences(in: .node(view.value(position, of: archive)), path: { view.string(of: viewPath) }, key: { view.string(of: key) }, &scan, into: &sink)
             }
         }
     }
@@ -68,11 +70,15 @@ enum ReferenceRules {
         }
         if count <= 32 {
             // Pairs compared in place: no key is copied, and the usual state, whose keys all
-            // differ, allocates nothing.
+            // differ, allocates nothing. Lengths come from the nodes; bytes are read only for
+            // keys of one length.
+            func length(_ index: Int) -> Int {
+                index < state.positions.count ? view.member(state.positions[index], of: state.archive).memberCount : viewDataKey.count
+            }
             var repeatedAt: [Int] = []
             for first in 0..<(count - 1) {
-                let firstKey = key(first)
-                for later in (first + 1)..<count where firstKey.hasSameBytes(as: key(later)) {
+                let firstLength = length(first)
+                for later in (first + 1)..<count where length(later) == firstLength && key(first).hasSameBytes(as: key(later)) {
                     repeatedAt.append(first)
                     break
                 }
@@ -163,9 +169,10 @@ enum ReferenceRules {
 
     /// Every `_UIObjectIdentifierPathProxy` in `value`, nested archives included: a proxy without
     /// a path and each target no object was saved under, each once, in the order the walk meets
-    /// them. The key (`key`, made only for a finding) is the entry's the value is under.
+    /// them. The path (`path`: the object's or view's, nil for an app-level key) and the key
+    /// the value is under (`key`) are made only for a finding.
     private static func checkReferences<Sink: ReferenceSink>(
-        in value: TapeValue, path: String?, key: () -> String, _ scan: inout ReferenceScan, into sink: inout Sink
+        in value: TapeValue, path: () -> String?, key: () -> String, _ scan: inout ReferenceScan, into sink: inout Sink
     ) {
         scan.start()
         switch value {
@@ -177,7 +184,7 @@ enum ReferenceRules {
             scan.visit(dictionary, positions: positions)
         }
         guard !scan.findings.isEmpty else { return }
-        let key = key()
+        let (path, key) = (path(), key())
         for finding in scan.findings {
             switch finding {
             case .proxyWithoutPath:
@@ -293,34 +300,40 @@ struct DanglingReferences: ReferenceSink {
 /// The references in one value and everything inside it, each reported once, in the order a
 /// depth-first walk meets them: a walk of every value of every saved object, so it reads the
 /// tape directly and allocates only for findings. Iterative, with a stack of its own that it
-/// keeps from value to value: any nesting the limits allow is walked on an ordinary stack.
-private struct ReferenceScan {
-    enum Finding {
+/// keeps from value to value and object to object: any nesting the limits allow is walked on
+/// an ordinary stack.
+struct ReferenceScan {
+    fileprivate enum Finding {
         case proxyWithoutPath
         case dangling(String)
     }
 
-    let saved: ExactTextSet
-    let view: TapeView
-    private(set) var findings: [Finding] = []
+    private let saved: ExactTextSet
+    /// The tape of the values being checked (see `use(_:)`).
+    private var view: TapeView?
+    fileprivate private(set) var findings: [Finding] = []
     private var sawProxy = false
     private var reported = ExactTextSet()
     /// The nodes still to visit, the next last.
     private var pending: [TapeNode] = []
 
-    init(saved: ExactTextSet, view: TapeView) {
+    init(saved: ExactTextSet) {
         self.saved = saved
+    }
+
+    /// Reads the values of the tape `view` is of, from now on: an object's, or the app state's.
+    fileprivate mutating func use(_ view: TapeView) {
         self.view = view
     }
 
     /// Forgets the findings of the value scanned before.
-    mutating func start() {
+    fileprivate mutating func start() {
         if !findings.isEmpty { (findings, reported) = ([], ExactTextSet()) }
         sawProxy = false
     }
 
     /// Whether `node` is a reference or a container, which may hold one.
-    static func mayHoldReferences(_ node: TapeNode) -> Bool {
+    fileprivate static func mayHoldReferences(_ node: TapeNode) -> Bool {
         switch node.kind.layout {
         case .scalar: false
         case .bytes: node.kind == .reference
@@ -328,19 +341,21 @@ private struct ReferenceScan {
         }
     }
 
-    mutating func visit(_ node: TapeNode) {
+    fileprivate mutating func visit(_ node: TapeNode) {
         pending.append(node)
         walk()
     }
 
     /// A dictionary's entries at `positions`, each key then its value.
-    mutating func visit<Positions: BidirectionalCollection<Int>>(_ dictionary: TapeNode, positions: Positions) {
-        pushEntries(of: dictionary, positions.reversed())
+    fileprivate mutating func visit<Positions: BidirectionalCollection<Int>>(_ dictionary: TapeNode, positions: Positions) {
+        guard let view else { return }
+        pushEntries(of: dictionary, positions.reversed(), in: view)
         walk()
     }
 
     /// Visits the pending nodes and what they hold, members in order.
     private mutating func walk() {
+        guard let view else { return }
         while let node = pending.popLast() {
             let count = node.memberCount
             switch node.kind.layout {
@@ -355,7 +370,7 @@ private struct ReferenceScan {
             case .elements:
                 for position in (0..<count).reversed() { pending.append(view.member(position, of: node)) }
             case .entries:
-                pushEntries(of: node, (0..<count).reversed())
+                pushEntries(of: node, (0..<count).reversed(), in: view)
             case .object, .fields:
                 if ReferenceRules.isProxyWithoutPath(node, view), !sawProxy {
                     sawProxy = true
@@ -369,7 +384,7 @@ private struct ReferenceScan {
     }
 
     /// Pushes the entries at `positions` (the last to visit first), each value under its key.
-    private mutating func pushEntries<Positions: Sequence<Int>>(of dictionary: TapeNode, _ positions: Positions) {
+    private mutating func pushEntries<Positions: Sequence<Int>>(of dictionary: TapeNode, _ positions: Positions, in view: TapeView) {
         for position in positions {
             pending.append(view.value(position, of: dictionary))
             pending.append(view.member(position, of: dictionary))
