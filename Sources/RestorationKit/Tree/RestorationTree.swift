@@ -67,16 +67,21 @@ public struct RestorationTree: Sendable {
     /// A tree of `lines` given depth first, each with its depth (0 for a root; a child one more
     /// than its parent).
     public init(depthFirst lines: [(line: Line, depth: Int)], appDangling: [(key: String, target: String)] = []) {
+        self.init(lines: lines.map(\.line), depths: lines.map(\.depth), appDangling: appDangling)
+    }
+
+    /// The same, the lines and their depths apart: the lines are kept, not copied.
+    private init(lines: [Line], depths: [Int], appDangling: [(key: String, target: String)]) {
         var ends = [Int](repeating: lines.count, count: lines.count)
         var open: [Int] = []
-        for (index, entry) in lines.enumerated() {
-            while let last = open.last, lines[last].depth >= entry.depth {
+        for (index, depth) in depths.enumerated() {
+            while let last = open.last, depths[last] >= depth {
                 ends[last] = index
                 open.removeLast()
             }
             open.append(index)
         }
-        self.lines = lines.map(\.line)
+        self.lines = lines
         subtreeEnds = ends
         self.appDangling = appDangling
     }
@@ -223,21 +228,23 @@ public struct RestorationTree: Sendable {
         let appDangling = appReferences.references.map { (key: $0.key, target: $0.target) }
 
         // Depth first, each object's children in path order after it.
-        var ordered: [(line: Line, depth: Int)] = []
-        ordered.reserveCapacity(objects.count)
+        var (lines, depths): ([Line], [Int]) = ([], [])
+        lines.reserveCapacity(objects.count)
+        depths.reserveCapacity(objects.count)
         var pending: [(index: Int, parent: Int?, depth: Int)] = rootIndices.reversed().map { ($0, nil, 0) }
         while let (index, parent, depth) = pending.popLast() {
             let object = objects[index]
             let path = object.identifierPath.rawValue
-            ordered.append((Line(
+            lines.append(Line(
                 identifierPath: object.identifierPath, label: labels[index], restorationClass: object.restorationClass,
                 views: summaries[index].views,
                 presented: parent.flatMap { summaries[$0].presented }.map { $0.isExactly(path) } ?? false,
                 selected: parent.flatMap { summaries[$0].selected }.map { $0.isExactly(path) } ?? false,
-                stateProblem: object.stateProblem, dangling: dangling.isEmpty ? [] : dangling[ExactText(path)] ?? []), depth))
-            pending += children[index].reversed().map { ($0, index, depth + 1) }
+                stateProblem: object.stateProblem, dangling: dangling.isEmpty ? [] : dangling[ExactText(path)] ?? []))
+            depths.append(depth)
+            for child in children[index].reversed() { pending.append((child, index, depth + 1)) }
         }
-        return RestorationTree(depthFirst: ordered, appDangling: appDangling)
+        return RestorationTree(lines: lines, depths: depths, appDangling: appDangling)
     }
 }
 
