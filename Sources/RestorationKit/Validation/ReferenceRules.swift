@@ -348,14 +348,14 @@ struct ReferenceScan {
 
     /// A dictionary's entries at `positions`, each key then its value.
     fileprivate mutating func visit<Positions: BidirectionalCollection<Int>>(_ dictionary: TapeNode, positions: Positions) {
-        guard let view else { return }
+        guard let view else { preconditionFailure("a reference scan reads values only once told their tape (use(_:))") }
         pushEntries(of: dictionary, positions.reversed(), in: view)
         walk()
     }
 
     /// Visits the pending nodes and what they hold, members in order.
     private mutating func walk() {
-        guard let view else { return }
+        guard let view else { preconditionFailure("a reference scan reads values only once told their tape (use(_:))") }
         while let node = pending.popLast() {
             let count = node.memberCount
             switch node.kind.layout {
