@@ -5,11 +5,10 @@ enum ReferenceRules {
     static func checkApp<Sink: ReferenceSink>(_ context: ValidationContext, into sink: inout Sink) {
         context.archive.withAppStateOnTape { appState, view in
             var scan = ReferenceScan(saved: context.saved)
-            scan.use(view)
             for index in 0..<appState.count {
                 let (key, value) = appState.entry(index, in: view)
                 guard let key, !view.textEquals(key, RestorationKeys.firstRespondersKey) else { continue }
-                checkReferences(in: value, path: { nil }, key: { view.string(of: key) }, &scan, into: &sink)
+                checkReferences(in: value, of: view, path: { nil }, key: { view.string(of: key) }, &scan, into: &sink)
             }
         }
         for finding in checkFirstResponders(context) { sink.add(finding.severity, finding.rule) { finding } }
@@ -28,7 +27,6 @@ enum ReferenceRules {
             checkChildren(children, view, container: path, context, into: &sink)
         }
         if let finding = checkSelectedTab(state, view, children: children, container: path, context) { sink.add(finding.severity, finding.rule) { finding } }
-        scan.use(view)
         var childrenLists = 0
         for index in 0..<state.count {
             let (key, value) = state.entry(index, in: view)
@@ -40,7 +38,7 @@ enum ReferenceRules {
                 }
                 continue
             }
-            checkReferences(in: value, path: { path }, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, &scan, into: &sink)
+            checkReferences(in: value, of: view, path: { path }, key: { key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }, &scan, into: &sink)
         }
         for (key, count) in repeatedKeys(state, view) {
             sink.add(.warning, .repeatedStateKey) {
@@ -51,7 +49,7 @@ enum ReferenceRules {
         for (viewPath, archive) in onTape.views {
             for position in 0..<archive.memberCount {
                 let key = view.member(position, of: archive)
-                checkReferences(in: .node(view.value(position, of: archive)), path: { view.string(of: viewPath) }, key: { view.string(of: key) }, &scan, into: &sink)
+                checkReferences(in: .node(view.value(position, of: archive)), of: view, path: { view.string(of: viewPath) }, key: { view.string(of: key) }, &scan, into: &sink)
             }
         }
     }
@@ -167,21 +165,21 @@ enum ReferenceRules {
             "the selected view controller \(selected) \(reason): UIKit logs \"TabBarController's selected view controller from State Restoration isn't contained in Tab Controller, skipping\" and keeps its default selection")
     }
 
-    /// Every `_UIObjectIdentifierPathProxy` in `value`, nested archives included: a proxy without
-    /// a path and each target no object was saved under, each once, in the order the walk meets
-    /// them. The path (`path`: the object's or view's, nil for an app-level key) and the key
-    /// the value is under (`key`) are made only for a finding.
+    /// Every `_UIObjectIdentifierPathProxy` in `value` (of the tape `view` is of), nested archives
+    /// included: a proxy without a path and each target no object was saved under, each once, in
+    /// the order the walk meets them. The path (`path`: the object's or view's, nil for an
+    /// app-level key) and the key the value is under (`key`) are made only for a finding.
     private static func checkReferences<Sink: ReferenceSink>(
-        in value: TapeValue, path: () -> String?, key: () -> String, _ scan: inout ReferenceScan, into sink: inout Sink
+        in value: TapeValue, of view: TapeView, path: () -> String?, key: () -> String, _ scan: inout ReferenceScan, into sink: inout Sink
     ) {
         scan.start()
         switch value {
         case .node(let node):
             // Most values are scalars and strings, which hold no reference.
             guard ReferenceScan.mayHoldReferences(node) else { return }
-            scan.visit(node)
+            scan.visit(node, in: view)
         case .entries(let dictionary, let positions):
-            scan.visit(dictionary, positions: positions)
+            scan.visit(dictionary, positions: positions, in: view)
         }
         guard !scan.findings.isEmpty else { return }
         let (path, key) = (path(), key())
@@ -309,8 +307,6 @@ struct ReferenceScan {
     }
 
     private let saved: ExactTextSet
-    /// The tape of the values being checked (see `use(_:)`).
-    private var view: TapeView?
     fileprivate private(set) var findings: [Finding] = []
     private var sawProxy = false
     private var reported = ExactTextSet()
@@ -319,11 +315,6 @@ struct ReferenceScan {
 
     init(saved: ExactTextSet) {
         self.saved = saved
-    }
-
-    /// Reads the values of the tape `view` is of, from now on: an object's, or the app state's.
-    fileprivate mutating func use(_ view: TapeView) {
-        self.view = view
     }
 
     /// Forgets the findings of the value scanned before.
@@ -341,21 +332,20 @@ struct ReferenceScan {
         }
     }
 
-    fileprivate mutating func visit(_ node: TapeNode) {
+    /// `node`, of the tape `view` is of.
+    fileprivate mutating func visit(_ node: TapeNode, in view: TapeView) {
         pending.append(node)
-        walk()
+        walk(in: view)
     }
 
     /// A dictionary's entries at `positions`, each key then its value.
-    fileprivate mutating func visit<Positions: BidirectionalCollection<Int>>(_ dictionary: TapeNode, positions: Positions) {
-        guard let view else { preconditionFailure("a reference scan reads values only once told their tape (use(_:))") }
+    fileprivate mutating func visit<Positions: BidirectionalCollection<Int>>(_ dictionary: TapeNode, positions: Positions, in view: TapeView) {
         pushEntries(of: dictionary, positions.reversed(), in: view)
-        walk()
+        walk(in: view)
     }
 
     /// Visits the pending nodes and what they hold, members in order.
-    private mutating func walk() {
-        guard let view else { preconditionFailure("a reference scan reads values only once told their tape (use(_:))") }
+    private mutating func walk(in view: TapeView) {
         while let node = pending.popLast() {
             let count = node.memberCount
             switch node.kind.layout {
