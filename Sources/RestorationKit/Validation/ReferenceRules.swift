@@ -68,15 +68,12 @@ enum ReferenceRules {
         }
         if count <= 32 {
             // Pairs compared in place: no key is copied, and the usual state, whose keys all
-            // differ, allocates nothing. Lengths come from the nodes; bytes are read only for
-            // keys of one length.
-            func length(_ index: Int) -> Int {
-                index < state.positions.count ? view.member(state.positions[index], of: state.archive).memberCount : viewDataKey.count
-            }
+            // differ, allocates nothing. A key's length is known without reading its bytes,
+            // which are compared only for keys of one length.
             var repeatedAt: [Int] = []
             for first in 0..<(count - 1) {
-                let firstLength = length(first)
-                for later in (first + 1)..<count where length(later) == firstLength && key(first).hasSameBytes(as: key(later)) {
+                let firstKey = key(first)
+                for later in (first + 1)..<count where key(later).count == firstKey.count && firstKey.hasSameBytes(as: key(later)) {
                     repeatedAt.append(first)
                     break
                 }
