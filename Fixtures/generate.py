@@ -1471,6 +1471,20 @@ def shared_subtrees_archive(leaf, levels=18):
     return binary(restoration_archive([("Root", state)], **STATEDEMO_METADATA))
 
 
+def shared_user_info_activity(levels=20):
+    """A scene session's data.data (binary, as plistlib writes it) whose user-info archive holds
+    an array shared at every level: under 1 KB that expands to 2**levels leaves and about three
+    million values, within one file's limits. A folder of many such files is the attack."""
+    objects = ["$null", NSARRAY_CLASS, "a"]
+    top = 2
+    for _ in range(levels):
+        objects.append({"$class": UID(1), "NS.objects": [UID(top), UID(top)]})
+        top = len(objects) - 1
+    user_info = binary(keyed_tree({"CanvasRestorationUserActivityUserInfoKey": UID(top)}, objects))
+    return plistlib.dumps({"CanvasRestorationUserActivityTypeKey": "com.example.viewing",
+                           "CanvasRestorationUserActivityUserInfoDataKey": user_info}, fmt=plistlib.FMT_BINARY)
+
+
 def long_key_archive(step, length=20_000, count=2000):
     """One object whose state holds `count` values under one key of `length` characters."""
     state = {"L" * length: {"v%d" % i: i + step for i in range(count)}}
@@ -1769,6 +1783,7 @@ def main(argv):
     files["amplification/diff-long-key-b.data"] = long_key_archive(1)
     files["amplification/shared-braces-a.data"] = shared_braces_archive(180)
     files["amplification/shared-braces-b.data"] = shared_braces_archive(181)
+    files["amplification/shared-user-info.data"] = shared_user_info_activity()
     write_files(options.output, files)
     return 0
 

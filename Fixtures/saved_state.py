@@ -113,6 +113,8 @@ def record(window_id, plaintext, data_key):
 
 
 def window_archive(title, frame, **keys):
+    """A window's archive. `frame` is NSWindowFrame as the real folders hold it: eight numbers,
+    the window's x, y, width and height, then its screen's, each followed by a space."""
     top = {"NSTitle": title, "NSWindowFrame": frame, "NSIsKey": g.Bool(True), "NSIsMain": g.Bool(True)}
     top.update(keys)
     return g.keyed_archive_bytes(top)
@@ -144,11 +146,11 @@ def terminal_folder(directory, second_title):
     """Terminal's folder: window 1 saved twice (the second is current), window 2, a record of
     window 7 whose key windows.plist no longer has, and a window snapshot."""
     records = b"".join([
-        record(1, envelope(window_archive("zsh — 80×24", "{{100, 200}, {800, 600}}",
+        record(1, envelope(window_archive("zsh — 80×24", "100 200 800 600 0 0 1440 875 ",
                                           TTWindowState=terminal_state("file:///Users/ada/"))), key(1)),
-        record(2, envelope(window_archive(second_title, "{{40, 60}, {640, 480}}")), key(2)),
-        record(7, envelope(window_archive("closed", "{{0, 0}, {10, 10}}")), key(7)),
-        record(1, envelope(window_archive("zsh — 120×40", "{{100, 200}, {1000, 700}}",
+        record(2, envelope(window_archive(second_title, "40 60 640 480 0 0 1440 875 ")), key(2)),
+        record(7, envelope(window_archive("closed", "0 0 10 10 0 0 1440 875 ")), key(7)),
+        record(1, envelope(window_archive("zsh — 120×40", "100 200 1000 700 0 0 1440 875 ",
                                           TTWindowState=terminal_state(directory))), key(1)),
     ])
     return {
@@ -162,8 +164,8 @@ def wrong_key_folder():
     """Window 2's current record encrypted with window 1's key; window 1's envelope carries an
     unknown tag after its archive, which is kept."""
     records = b"".join([
-        record(1, envelope(window_archive("kept", "{{0, 0}, {300, 200}}"), extra=[(b"kyds", b"\x01\x02\x03")]), key(1)),
-        record(2, envelope(window_archive("wrong key", "{{0, 0}, {300, 200}}")), key(1)),
+        record(1, envelope(window_archive("kept", "0 0 300 200 0 0 1440 875 "), extra=[(b"kyds", b"\x01\x02\x03")]), key(1)),
+        record(2, envelope(window_archive("wrong key", "0 0 300 200 0 0 1440 875 ")), key(1)),
     ])
     return {"windows.plist": windows_plist([(1, "kept"), (2, "wrong key")]), "data.data": records}
 
@@ -171,7 +173,7 @@ def wrong_key_folder():
 def torn_folder():
     """A last record whose length runs past the end of the file, as an interrupted append
     leaves it."""
-    records = record(1, envelope(window_archive("kept", "{{0, 0}, {300, 200}}")), key(1))
+    records = record(1, envelope(window_archive("kept", "0 0 300 200 0 0 1440 875 ")), key(1))
     torn = b"NSCR1000" + struct.pack(">II", 1, 4096) + b"\0" * 32
     return {"windows.plist": windows_plist([(1, "kept")]), "data.data": records + torn}
 
@@ -207,7 +209,7 @@ def benchmark_files(rng):
         lines = ["$ make -j8 target%d  # %s" % (i, "x" * rng.randrange(10, 80)) for i in range(rng.randrange(20, 120))]
         state = terminal_state("file:///Users/ada/src/%d/" % wid)
         state["Window Settings"][0]["Tab Contents v2"] = lines
-        archive = window_archive("window %d" % wid, "{{%d, %d}, {800, 600}}" % (wid, wid), TTWindowState=state)
+        archive = window_archive("window %d" % wid, "%d %d 800 600 0 0 1440 875 " % (wid, wid), TTWindowState=state)
         records.append(record(wid, envelope(archive), key(wid % 251)))
         size += len(records[-1])
     files["macos-10mb/com.apple.Terminal.savedState/data.data"] = b"".join(records)

@@ -10,28 +10,39 @@ import Darwin
 
 /// The archive arguments of the commands that read one or more archive files.
 struct ArchiveFiles: ParsableArguments {
-    @Argument(help: ArgumentHelp("Archives to read (data.data files), other files of a .savedState folder, or such folders; - (or none, when standard input is not a terminal) for standard input.", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("Archives to read (data.data files), other files of a .savedState folder, or folders: a folder stands for every file in it and in its subfolders, at any depth. - (or none, when standard input is not a terminal) for standard input.", valueName: "file"), completion: .file())
     var files: [String] = []
 
-    /// The files to read: a directory (a `.savedState` folder) stands for every file in it and
-    /// in its subfolders (see `SavedStateDirectory.allFiles`), which are then `inFolder`.
+    /// The files to read: a directory stands for every file in it and in its subfolders, at
+    /// any depth (see `FolderWalk`), which are then `inFolder`.
     func expandedFiles(status: inout Int32) -> [(path: String, inFolder: Bool)] {
         files.flatMap { argument -> [(path: String, inFolder: Bool)] in
             let path = Validate.trimmingTrailingSlashes(argument)
             guard path != "-", DirectoryListing.isDirectory(path) else { return [(argument, false)] }
-            var unreadable: [String] = []
-            guard let found = SavedStateDirectory.allFiles(in: path, unreadable: &unreadable) else {
-                Console.error(file: path, "cannot read this directory")
-                status = max(status, ExitStatus.unreadable)
-                return []
-            }
-            for folder in unreadable {
-                Console.error(file: folder, "cannot read this directory")
-                status = max(status, ExitStatus.unreadable)
-            }
-            if found.isEmpty { Console.note(file: path, "no files in this directory or its subfolders") }
-            return found.map { ($0, true) }
+            guard let walk = Self.walk(path, status: &status) else { return [] }
+            if walk.files.isEmpty { Console.note(file: path, "no files in this directory or its subfolders") }
+            return walk.files.map { ($0, true) }
         }
+    }
+
+    /// The walk of the folder `path`, its unreadable subfolders and those too deep to enter
+    /// reported; nil, after an error line, when `path` cannot be read. What could not be read
+    /// makes the status 2.
+    static func walk(_ path: String, status: inout Int32) -> FolderWalk? {
+        guard let walk = FolderWalk(path) else {
+            Console.error(file: path, "cannot read this directory: " + (DirectoryListing.failureReason(path) ?? "it changed while it was read"))
+            status = max(status, ExitStatus.unreadable)
+            return nil
+        }
+        for (folder, reason) in walk.unreadable {
+            Console.error(file: folder, "cannot read this directory: " + reason)
+            status = max(status, ExitStatus.unreadable)
+        }
+        if let first = walk.tooDeep.first {
+            let count = walk.tooDeep.count
+            Console.warning(file: path, "\(count) \(count == 1 ? "directory" : "directories") \(FolderWalk.defaultDepth) levels down, \(RawPath.display(first)) the first, not read")
+        }
+        return walk
     }
 
     mutating func validate() throws {

@@ -16,6 +16,15 @@ enum Console {
     /// `--charset` and the locale, before anything is written. JSON is UTF-8 whatever it says.
     static let asciiOnly = Atomic<Bool>(false)
 
+    /// The bytes written to standard output so far: `--max-output-size` bounds the run, all
+    /// files together, so each write is held against what is left of it (`left(of:)`).
+    private static let written = Atomic<Int>(0)
+
+    /// What is left of `limit` after what the run has written.
+    static func left(of limit: Int) -> Int {
+        max(0, limit - written.load(ordering: .relaxed))
+    }
+
     static func write(_ text: String) {
         var text = text
         text.withUTF8 { _ = writeText(UnsafeRawBufferPointer($0), to: 1) }
@@ -25,6 +34,10 @@ enum Console {
     /// otherwise nothing, and an error line naming `file` (false).
     static func write(pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>, file: String, limit: Int) -> Bool {
         guard asciiOnly.load(ordering: .relaxed) else {
+            guard pieces.reduce(0, { $0 + $1.count }) <= left(of: limit) else {
+                outputTooLarge(file: file, limit: limit)
+                return false
+            }
             writeAll(pieces, to: 1)
             return true
         }
@@ -32,7 +45,7 @@ enum Console {
         var joined: [UInt8] = []
         joined.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
         for piece in pieces { joined.append(contentsOf: piece) }
-        guard joined.withUnsafeBytes({ writeText($0, to: 1, limit: limit) }) else {
+        guard joined.withUnsafeBytes({ writeText($0, to: 1, limit: left(of: limit)) }) else {
             outputTooLarge(file: file, limit: limit)
             return false
         }
@@ -70,7 +83,7 @@ enum Console {
     /// Writes `text` for programs (CSV, TSV, a DOT or Mermaid graph), in UTF-8 whatever the
     /// charset, if it is at most `limit` bytes; otherwise nothing, and an error line (false).
     static func writeData(_ text: String, file: String, limit: Int) -> Bool {
-        guard text.utf8.count <= limit else {
+        guard text.utf8.count <= left(of: limit) else {
             outputTooLarge(file: file, limit: limit)
             return false
         }
@@ -81,14 +94,14 @@ enum Console {
     /// Writes `heading`, then `text`, if the two are at most `limit` bytes; otherwise nothing,
     /// and an error line naming `file` (false).
     static func write(_ text: UnsafeRawBufferPointer, after heading: String, file: String, limit: Int) -> Bool {
-        guard heading.utf8.count + text.count <= limit else {
+        guard heading.utf8.count + text.count <= left(of: limit) else {
             outputTooLarge(file: file, limit: limit)
             return false
         }
         if asciiOnly.load(ordering: .relaxed) {
             var whole = Array(heading.utf8)
             whole.append(contentsOf: text)
-            guard whole.withUnsafeBytes({ writeText($0, to: 1, limit: limit) }) else {
+            guard whole.withUnsafeBytes({ writeText($0, to: 1, limit: left(of: limit)) }) else {
                 outputTooLarge(file: file, limit: limit)
                 return false
             }
@@ -150,7 +163,7 @@ enum Console {
     /// `outputTooLarge(files:limit:)` names them).
     static func writeJSON<Document: JSONRepresentable>(_ documents: [Document], asArray: Bool, files: [String], limit: Int = .max) -> Bool {
         let text = GatheredText()
-        guard renderJSON(documents, asArray: asArray, compact: false, files: files, limit: limit, into: text) else { return false }
+        guard renderJSON(documents, asArray: asArray, compact: false, files: files, limit: left(of: limit), into: text, limitGiven: limit) else { return false }
         text.withPieces { writeAll($0, to: 1) }
         return true
     }
@@ -159,7 +172,7 @@ enum Console {
     static func writeJSONLines<Document: JSONRepresentable>(_ documents: [Document], file: String, limit: Int = .max) -> Bool {
         let text = GatheredText()
         for document in documents {
-            guard renderJSON([document], asArray: false, compact: true, files: [file], limit: limit - text.count, into: text, limitGiven: limit) else { return false }
+            guard renderJSON([document], asArray: false, compact: true, files: [file], limit: left(of: limit) - text.count, into: text, limitGiven: limit) else { return false }
         }
         text.withPieces { writeAll($0, to: 1) }
         return true
@@ -222,6 +235,7 @@ enum Console {
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
         guard let base = bytes.baseAddress else { return }
+        if descriptor == 1 { written.add(bytes.count, ordering: .relaxed) }
         var offset = 0
         while offset < bytes.count {
             let written = systemWrite(descriptor, base + offset, bytes.count - offset)
@@ -248,6 +262,7 @@ enum Console {
 
     /// Writes the pieces in order with `writev(2)`, as many at a time as it takes.
     private static func writeAll(_ pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>, to descriptor: Int32) {
+        if descriptor == 1 { written.add(pieces.reduce(0) { $0 + $1.count }, ordering: .relaxed) }
         var vectors = pieces.compactMap { piece in
             piece.isEmpty ? nil : iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)
         }

@@ -21,8 +21,11 @@ struct DecodingOptions: ParsableArguments {
     @Option(name: .customLong(DecodingLimit.expandedBytes.longName), parsing: .unconditional, help: ArgumentHelp("How many bytes of strings and data one file may expand to, as written, escaped (a shared value counts once per reference).", valueName: "size"))
     var maxExpandedSize = Size(DecodingLimits.default.maxExpandedBytes)
 
-    @Option(name: .customLong(DecodingLimit.outputSize.longName), parsing: .unconditional, help: ArgumentHelp("The most bytes one file's text, or a whole JSON document, may take; past it nothing of it is written.", valueName: "size"))
+    @Option(name: .customLong(DecodingLimit.outputSize.longName), parsing: .unconditional, help: ArgumentHelp("The most bytes the run may write, all files together; a file's text or a JSON document that would pass it is not written at all.", valueName: "size"))
     var maxOutputSize = Size(Console.defaultOutputLimit)
+
+    @Option(name: .customLong(DecodingLimit.expansion.longName), parsing: .unconditional, help: ArgumentHelp("The run's budget over all its files: one file's limits, and this many values more for each byte read (eight times as many bytes of strings, data and nested archives).", valueName: "count"))
+    var maxExpansion: Int = RunBudget.defaultExpansion
 
     var maxInputBytes: Int { maxInputSize.bytes }
     var maxNestedArchiveBytes: Int { maxNestedArchiveSize.bytes }
@@ -38,6 +41,7 @@ struct DecodingOptions: ParsableArguments {
         guard maxNestedArchiveBytes >= 0 else { throw ValidationError("\(DecodingLimit.nestedBytes.option) must not be negative") }
         guard maxExpandedBytes >= 0 else { throw ValidationError("\(DecodingLimit.expandedBytes.option) must not be negative") }
         guard maxOutputBytes >= 1 else { throw ValidationError("\(DecodingLimit.outputSize.option) must be at least 1") }
+        guard (0...(1 << 20)).contains(maxExpansion) else { throw ValidationError("\(DecodingLimit.expansion.option) must be from 0 to \(1 << 20)") }
     }
 
     /// A size option's value: bytes, or with a binary suffix (`64k`, `10M`, `1G`).
@@ -56,9 +60,13 @@ struct DecodingOptions: ParsableArguments {
         var defaultValueDescription: String { ByteSize.text(bytes) }
     }
 
-    var limits: DecodingLimits {
-        DecodingLimits(
+    /// The limits of one run: each file's, and a new budget for all of them together (see
+    /// `RunBudget`). A command takes them once and reads every file with them.
+    func runLimits() -> DecodingLimits {
+        var limits = DecodingLimits(
             maxDepth: maxDepth, maxNodes: maxNodes, maxArchiveDepth: maxArchiveDepth,
             maxInputBytes: maxInputBytes, maxNestedArchiveBytes: maxNestedArchiveBytes, maxExpandedBytes: maxExpandedBytes)
+        limits.run = RunBudget(limits: limits, expansion: maxExpansion)
+        return limits
     }
 }

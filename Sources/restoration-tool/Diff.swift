@@ -8,9 +8,12 @@ struct Diff: ParsableCommand {
         usage: "restoration-tool diff [<options>] <a> <b>",
         discussion: """
             Compares the archives as restoration models, not bytes: a binary archive and its XML \
-            conversion are identical, dictionary key order does not matter, array order does. \
-            Exit status, as diff(1): 0 identical, 1 different, 2 trouble (a file unreadable or not a \
-            restoration archive).
+            conversion are identical, dictionary key order does not matter, array order does. Any \
+            two files of one kind are compared. Two folders are compared as diff -r compares them: \
+            every file in them and in their subfolders, by its path below the folder; a file and a \
+            folder, the file with the one of its name in the folder. \
+            Exit status, as diff(1): 0 identical, 1 different, 2 trouble (a file unreadable, or the \
+            two of different kinds).
             """
     )
 
@@ -28,10 +31,10 @@ struct Diff: ParsableCommand {
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
 
-    @Argument(help: ArgumentHelp("The older archive; - for standard input.", valueName: "a"), completion: .file())
+    @Argument(help: ArgumentHelp("The older archive, or a folder; - for standard input.", valueName: "a"), completion: .file())
     var a: String
 
-    @Argument(help: ArgumentHelp("The newer archive; - for standard input.", valueName: "b"), completion: .file())
+    @Argument(help: ArgumentHelp("The newer archive, or a folder; - for standard input.", valueName: "b"), completion: .file())
     var b: String
 
     func validate() throws {
@@ -40,18 +43,31 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         color.apply()
-        DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { compare() }
+        let limits = decoding.runLimits()
+        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { compare(limits) }
     }
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
-    private func compare() -> Never {
+    private func compare(_ limits: DecodingLimits) -> Never {
         let (directoryA, directoryB) = (Validate.trimmingTrailingSlashes(a), Validate.trimmingTrailingSlashes(b))
-        if a != "-", b != "-", DirectoryListing.isDirectory(directoryA), DirectoryListing.isDirectory(directoryB) {
-            compareDirectories(directoryA, directoryB)
+        let (folderA, folderB) = (a != "-" && DirectoryListing.isDirectory(directoryA), b != "-" && DirectoryListing.isDirectory(directoryB))
+        if folderA, folderB {
+            compareDirectories(directoryA, directoryB, limits: limits)
+        }
+        // A file and a folder, as diff(1) takes them: the file and the one of its name in the folder.
+        var (fileA, fileB) = (a, b)
+        if folderA != folderB {
+            let file = folderA ? b : a
+            guard file != "-" else {
+                Console.error(file: folderA ? a : b, "is a directory, and standard input has no name to look for in it")
+                Console.finish(ExitStatus.unreadable)
+            }
+            let inFolder = (folderA ? directoryA : directoryB) + "/" + Validate.name(of: Validate.trimmingTrailingSlashes(file))
+            if folderA { fileA = inFolder } else { fileB = inFolder }
         }
         var documents: [DiffDocument] = []
         var written = 0
-        let status = compareFiles(a, b, documents: &documents, written: &written)
+        let status = compareFiles(fileA, fileB, limits: limits, documents: &documents, written: &written)
         if json, status != ExitStatus.unreadable {
             guard Console.writeJSON(documents, asArray: false, file: b, limit: decoding.maxOutputBytes) else {
                 Console.finish(ExitStatus.unreadable)
@@ -63,10 +79,16 @@ struct Diff: ParsableCommand {
     /// Compares two files (text written at once; with `--json`, the document added to
     /// `documents`); their status. `written` counts the text bytes written so far, against
     /// `--max-output-size`.
-    private func compareFiles(_ a: String, _ b: String, documents: inout [DiffDocument], written: inout Int) -> Int32 {
+    private func compareFiles(_ a: String, _ b: String, limits: DecodingLimits, documents: inout [DiffDocument], written: inout Int) -> Int32 {
         // Both are read, at the same time, so that both are reported when neither can be.
-        let read = zip([a, b], RestorationArchive.readForComparison(contentsOf: [a, b], limits: decoding.limits)).compactMap { file, result in
-            Console.restorationArchive(file, result, savedState: true)
+        // Any two files of one kind are compared, generic keyed archives too.
+        let read = zip([a, b], RestorationArchive.readForComparison(contentsOf: [a, b], limits: limits)).compactMap { file, result in
+            switch result {
+            case .success(let archive): return archive
+            case .failure(let error):
+                Console.error(file: file, error.description)
+                return nil
+            }
         }
         guard read.count == 2 else { return ExitStatus.unreadable }
         guard read[0].kind == read[1].kind else {
@@ -99,22 +121,12 @@ struct Diff: ParsableCommand {
     /// relative path compared, one after the other; a file on one side only named as such
     /// (`Only in DIR: NAME`; in JSON a document whose `only` is "a" or "b"). The status is the
     /// worst of them.
-    private func compareDirectories(_ a: String, _ b: String) -> Never {
-        var unreadable: [String] = []
-        let (listedA, listedB) = (SavedStateDirectory.allFiles(in: a, unreadable: &unreadable), SavedStateDirectory.allFiles(in: b, unreadable: &unreadable))
-        guard let filesA = listedA, let filesB = listedB else {
-            for (directory, listed) in [(a, listedA), (b, listedB)] where listed == nil {
-                Console.error(file: directory, "cannot read this directory: " + (DirectoryListing.failureReason(directory) ?? "it changed while it was read"))
-            }
-            Console.finish(ExitStatus.unreadable)
-        }
+    private func compareDirectories(_ a: String, _ b: String, limits: DecodingLimits) -> Never {
         var status = ExitStatus.success
-        for folder in unreadable {
-            Console.error(file: folder, "cannot read this directory")
-            status = ExitStatus.unreadable
-        }
-        let relativeA = Set(filesA.map { String($0.dropFirst(a.count + 1)) })
-        let relativeB = Set(filesB.map { String($0.dropFirst(b.count + 1)) })
+        let (walkA, walkB) = (ArchiveFiles.walk(a, status: &status), ArchiveFiles.walk(b, status: &status))
+        guard let walkA, let walkB else { Console.finish(ExitStatus.unreadable) }
+        let relativeA = Set(walkA.files.map { Self.relative($0, to: a) })
+        let relativeB = Set(walkB.files.map { Self.relative($0, to: b) })
         var documents: [DiffDocument] = []
         var written = 0
         for name in relativeA.union(relativeB).sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
@@ -135,11 +147,16 @@ struct Diff: ParsableCommand {
                 }
                 continue
             }
-            status = max(status, compareFiles(pathA, pathB, documents: &documents, written: &written))
+            status = max(status, compareFiles(pathA, pathB, limits: limits, documents: &documents, written: &written))
         }
         if json, !Console.writeJSON(documents, asArray: true, file: b, limit: decoding.maxOutputBytes) {
             Console.finish(ExitStatus.unreadable)
         }
         Console.finish(status)
+    }
+
+    /// `path`, found by walking `folder`, relative to it.
+    static func relative(_ path: String, to folder: String) -> String {
+        String(String.UnicodeScalarView(path.unicodeScalars.dropFirst(folder == "/" ? 1 : folder.unicodeScalars.count + 1)))
     }
 }

@@ -44,11 +44,12 @@ struct Dump: ParsableCommand {
     func run() throws {
         color.apply()
         // Printing recurses as deeply as decoding: both run on a stack sized for the limits.
-        DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { dumpAll() }
+        let limits = decoding.runLimits()
+        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { dumpAll(limits) }
     }
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
-    private func dumpAll() -> Never {
+    private func dumpAll(_ limits: DecodingLimits) -> Never {
         var status = ExitStatus.success
         let expanded = input.expandedFiles(status: &status)
         let files = expanded.map(\.path)
@@ -65,7 +66,7 @@ struct Dump: ParsableCommand {
         for file in files {
             if json {
                 do {
-                    var document = try DumpDocument(contentsOf: file, file: file, limits: decoding.limits, interpret: !raw, options: options)
+                    var document = try DumpDocument(contentsOf: file, file: file, limits: limits, interpret: !raw, options: options)
                     if let prefix = restriction(for: document.archive, file: file) {
                         document = document.restricted(to: prefix)
                     }
@@ -78,7 +79,7 @@ struct Dump: ParsableCommand {
             }
             var archive: RestorationArchive
             do {
-                archive = try RestorationArchive.read(contentsOf: file, limits: decoding.limits, interpret: !raw, options: options)
+                archive = try RestorationArchive.read(contentsOf: file, limits: limits, interpret: !raw, options: options)
                 lastArchive = archive
                 if let prefix = restriction(for: archive, file: file) {
                     archive = archive.restricted(to: prefix)
@@ -91,7 +92,7 @@ struct Dump: ParsableCommand {
             // In ASCII (`--charset`), the text may grow past the limit as it is written: then the
             // write says so itself.
             var writtenInASCII = true
-            let written = formatter.withFormattedPieces(archive, file: file == "-" ? "(standard input)" : file, outputLimit: decoding.maxOutputBytes) { pieces in
+            let written = formatter.withFormattedPieces(archive, file: file == "-" ? "(standard input)" : file, outputLimit: Console.left(of: decoding.maxOutputBytes)) { pieces in
                 if wroteText { Console.write("\n") }
                 writtenInASCII = Console.write(pieces: pieces, file: file, limit: decoding.maxOutputBytes)
             }

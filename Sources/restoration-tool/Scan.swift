@@ -60,8 +60,9 @@ struct Scan: ParsableCommand {
     func run() throws {
         color.apply()
         let roots = directories.map(Validate.trimmingTrailingSlashes)
-        let result = DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) {
-            ArchiveScanner(limits: decoding.limits, maxDirectoryDepth: maxDirectoryDepth).scan(roots)
+        let limits = decoding.runLimits()
+        let result = DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) {
+            ArchiveScanner(limits: limits, maxDirectoryDepth: maxDirectoryDepth).scan(roots)
         }
         for (path, reason) in result.unreadable {
             let isFile = DirectoryListing.exists(path) && !DirectoryListing.isDirectory(path)
@@ -70,11 +71,12 @@ struct Scan: ParsableCommand {
         for (root, count, first) in result.notSearched {
             Console.warning(file: root, "\(count) \(count == 1 ? "directory" : "directories") \(maxDirectoryDepth) levels down, \(RawPath.display(first)) the first, not searched (--max-directory-depth)")
         }
-        // Rows, or for a search that found none, the empty document of a format for programs;
-        // the table has nothing to show, and a search that failed writes nothing.
+        // Rows, or for a search that found none, the empty document of a format for programs,
+        // even when no directory could be read (JSON names them, with why); the table has
+        // nothing to show.
         let searched = roots.filter { root in !result.unreadable.contains { $0.path == root } }
-        if !result.rows.isEmpty || (chosenFormat != .table && searched.count == roots.count) {
-            guard write(result.rows, directories: roots) else { throw ExitCode(ExitStatus.unreadable) }
+        if !result.rows.isEmpty || chosenFormat != .table {
+            guard write(result.rows, directories: roots, unreadable: result.unreadable) else { throw ExitCode(ExitStatus.unreadable) }
         }
         for root in searched where !result.rows.contains(where: { $0.path.hasPrefix(root == "/" ? "/" : root + "/") }) {
             Console.note(file: root, "no saved state found (no <bundle-id>.savedState folder holds an archive)")
@@ -96,7 +98,7 @@ struct Scan: ParsableCommand {
     }
 
     /// Writes the rows (or their events) in the chosen format; false after an error line.
-    private func write(_ rows: [ScanRow], directories roots: [String]) -> Bool {
+    private func write(_ rows: [ScanRow], directories roots: [String], unreadable: [(path: String, reason: String)]) -> Bool {
         let file = roots[0], limit = decoding.maxOutputBytes
         if timeline {
             let events = ScanTimelineEvent.events(rows)
@@ -110,7 +112,7 @@ struct Scan: ParsableCommand {
         }
         switch chosenFormat {
         case .table: return Console.write(ScanTextFormatter.format(rows, style: TextStyle(enabled: color.enabled)), file: file, limit: limit)
-        case .json: return Console.writeJSON([ScanDocument(directories: roots, rows: rows)], asArray: false, file: file, limit: limit)
+        case .json: return Console.writeJSON([ScanDocument(directories: roots, rows: rows, unreadable: unreadable)], asArray: false, file: file, limit: limit)
         case .jsonl: return Console.writeJSONLines(rows.map(ScanArchiveDocument.init), file: file, limit: limit)
         case .csv: return Console.writeData(ScanDelimitedFormatter.format(rows, dialect: .csv, formulaGuard: !noFormulaGuard), file: file, limit: limit)
         case .tsv: return Console.writeData(ScanDelimitedFormatter.format(rows, dialect: .tsv, formulaGuard: !noFormulaGuard), file: file, limit: limit)

@@ -45,11 +45,12 @@ struct Tree: ParsableCommand {
 
     func run() throws {
         color.apply()
-        DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { drawAll() }
+        let limits = decoding.runLimits()
+        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { drawAll(limits) }
     }
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
-    private func drawAll() -> Never {
+    private func drawAll(_ limits: DecodingLimits) -> Never {
         var status = ExitStatus.success
         let expanded = input.expandedFiles(status: &status)
         let files = expanded.map(\.path)
@@ -72,14 +73,14 @@ struct Tree: ParsableCommand {
         var lastArchive: RestorationArchive?
         var lastTree: RestorationTree?
         for file in files {
-            guard let archive = Console.readRestorationArchive(file, limits: decoding.limits, savedState: true) else {
+            guard let archive = Console.readRestorationArchive(file, limits: limits, savedState: true) else {
                 status = ExitStatus.unreadable
                 continue
             }
             lastArchive = archive
             let drawn: RestorationTree?
             if archive.isRestorationArchive {
-                drawn = held > decoding.maxOutputBytes ? nil : RestorationTree(archive, outputLimit: decoding.maxOutputBytes - held)
+                drawn = held > Console.left(of: decoding.maxOutputBytes) ? nil : RestorationTree(archive, outputLimit: Console.left(of: decoding.maxOutputBytes) - held)
             } else if let savedState = RestorationTree(savedState: archive) {
                 drawn = savedState
             } else if inFolder.contains(file) {

@@ -11,10 +11,11 @@ struct Validate: ParsableCommand {
             """,
         discussion: """
             Prints one line per defect, file: severity[rule]: path: message, then a summary line per \
-            file. Given a .savedState directory, validates the data.data inside it (and each scene \
-            session's) and reads inprogress.data and restorationInfo.plist beside it. \
+            file. A folder stands for every file in it and in its subfolders, at any depth: each that \
+            holds saved state is validated, with the inprogress.data and restorationInfo.plist \
+            beside it, and the others are passed over with a note. \
             Exit status: 0 no errors (warnings allowed), 1 errors (or warnings with --strict), \
-            2 a file could not be read or is not a restoration archive, or a directory holds no archive.
+            2 a file could not be read or holds no saved state to validate, or a folder holds none.
             """
     )
 
@@ -36,7 +37,7 @@ struct Validate: ParsableCommand {
     @OptionGroup(title: "Limits")
     var decoding: DecodingOptions
 
-    @Argument(help: ArgumentHelp("Archives (data.data) or .savedState directories; - (or none, when standard input is not a terminal) for standard input.", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("Archives (data.data), other saved-state files, or folders (every file in them and their subfolders); - (or none, when standard input is not a terminal) for standard input.", valueName: "file"), completion: .file())
     var files: [String] = []
 
     mutating func validate() throws {
@@ -58,7 +59,8 @@ struct Validate: ParsableCommand {
             }
             return
         }
-        DeepStack.run(stackSize: DeepStack.stackSize(for: decoding.limits)) { validateAll() }
+        let limits = decoding.runLimits()
+        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { validateAll(limits) }
     }
 
     static func ruleList() -> String {
@@ -71,7 +73,7 @@ struct Validate: ParsableCommand {
     }
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.
-    private func validateAll() -> Never {
+    private func validateAll(_ limits: DecodingLimits) -> Never {
         var status = ExitStatus.success
         var reports: [ValidationReport] = []
         // A report too large to write makes the whole JSON document too large.
@@ -83,38 +85,30 @@ struct Validate: ParsableCommand {
         for argument in files {
             let input = Self.trimmingTrailingSlashes(argument)
             let archives: [(path: String, sidecarFolders: [String])]
-            if input != "-", DirectoryListing.isDirectory(input) {
-                var unreadableFolders: [(path: String, reason: String)] = []
-                guard let found = SavedStateDirectory.archives(in: input, unreadable: &unreadableFolders) else {
-                    Console.error(file: input, "cannot read this directory: " + (DirectoryListing.failureReason(input) ?? "it changed while it was read"))
-                    status = max(status, ExitStatus.unreadable)
-                    continue
-                }
-                for (folder, reason) in unreadableFolders {
-                    Console.error(file: folder, "cannot read this scene-session folder: " + reason)
-                    status = max(status, ExitStatus.unreadable)
-                }
-                archives = found.map { path in
-                    // A scene's own folder first, then the .savedState folder above it.
-                    let folder = Self.parent(of: path)
-                    return (path, folder == input ? [input] : [folder, input])
-                }
-                if archives.isEmpty {
-                    Console.error(file: input, "no \(SavedStateDirectory.archiveName) in this directory or its scene-session folders (give a .savedState directory or a data.data file)")
-                    status = max(status, ExitStatus.unreadable)
+            let inFolder = input != "-" && DirectoryListing.isDirectory(input)
+            if inFolder {
+                guard let walk = ArchiveFiles.walk(input, status: &status) else { continue }
+                // The side files are read with the archive beside them, not on their own.
+                archives = walk.files.filter { !Self.sidecarNames.contains(Self.name(of: $0)) }.map { path in
+                    (path, Self.sidecarFolders(of: path, below: input))
                 }
             } else {
                 archives = [(input, [])]
             }
+            // A folder in which nothing could be validated, and nothing failed to be read, is an
+            // error of its own: it is not a folder of saved state.
+            var validated = 0, unreadableHere = 0
             for (path, sidecarFolders) in archives {
                 let report: ValidationReport
-                switch validateArchive(path, sidecarFolders: sidecarFolders, validator, keeping: &lastArchive) {
+                switch validateArchive(path, sidecarFolders: sidecarFolders, inFolder: inFolder, validator, limits: limits, keeping: &lastArchive) {
                 case .report(let read):
                     report = read
+                    validated += 1
                 case .skipped:
                     continue
                 case .unreadable:
                     status = max(status, ExitStatus.unreadable)
+                    unreadableHere += 1
                     continue
                 case .pastOutputLimit:
                     // What writing the report would have found, found before it is made.
@@ -136,6 +130,10 @@ struct Validate: ParsableCommand {
                     }
                 }
             }
+            if inFolder, validated == 0, unreadableHere == 0 {
+                Console.error(file: input, "no saved state to validate in this directory or its subfolders (give a .savedState directory or a data.data file)")
+                status = max(status, ExitStatus.unreadable)
+            }
         }
         if json, jsonPastLimit {
             Console.outputTooLarge(files: files, limit: decoding.maxOutputBytes)
@@ -151,7 +149,8 @@ struct Validate: ParsableCommand {
     /// What validating one archive file came to.
     private enum Outcome {
         case report(ValidationReport)
-        /// A file with nothing to validate (a plain property list, a window snapshot).
+        /// A file found in a folder with nothing to validate (a plain property list, a window
+        /// snapshot): a note says so.
         case skipped
         /// It cannot be read or is not a restoration archive (an error line says so).
         case unreadable
@@ -161,30 +160,40 @@ struct Validate: ParsableCommand {
 
     /// Validates one archive file.
     private func validateArchive(
-        _ path: String, sidecarFolders: [String], _ validator: ArchiveValidator, keeping kept: inout RestorationArchive?
+        _ path: String, sidecarFolders: [String], inFolder: Bool, _ validator: ArchiveValidator, limits: DecodingLimits, keeping kept: inout RestorationArchive?
     ) -> Outcome {
         let archive: RestorationArchive
         do {
-            // An archive found in a directory is not followed if it is a link, FIFO or device.
-            archive = try RestorationArchive.read(contentsOf: path, limits: decoding.limits, followingLinks: sidecarFolders.isEmpty)
+            // An archive found in a directory is not followed if it is a symbolic link.
+            archive = try RestorationArchive.read(contentsOf: path, limits: limits, followingLinks: !inFolder)
         } catch {
             Console.error(file: path, error.description)
             return .unreadable
         }
-        if archive.kind == .keyedArchive {
-            Console.notRestorationArchive(path)
+        guard archive.kind.isValidated else {
+            // Named on the command line, a file that holds no saved state is an error, so that
+            // a check pointed at the wrong file fails; found in a folder, it is passed over.
+            if inFolder {
+                Console.note(file: path, "skipped: \(archive.kind.summary), which has nothing to validate")
+                return .skipped
+            }
+            if archive.kind == .keyedArchive {
+                Console.notRestorationArchive(path)
+            } else {
+                Console.error(file: path, "not a restoration archive: \(archive.kind.summary), which has nothing to validate")
+            }
             return .unreadable
         }
-        guard archive.kind.isValidated else {
-            Console.note(file: path, "skipped: \(archive.kind.summary), which has nothing to validate")
-            return .skipped
+        if case .windowRecords(let records)? = archive.content, records.lacksKeys {
+            Console.error(file: path, "nothing checked: " + records.keySource)
+            return .unreadable
         }
         kept = archive
-        guard var diagnostics = validator.validate(archive, messageLimit: decoding.maxOutputBytes) else {
+        guard var diagnostics = validator.validate(archive, messageLimit: Console.left(of: decoding.maxOutputBytes)) else {
             return .pastOutputLimit
         }
         for folder in sidecarFolders {
-            diagnostics += SavedStateDirectory.sidecarDiagnostics(in: folder, limits: decoding.limits)
+            diagnostics += SavedStateDirectory.sidecarDiagnostics(in: folder, limits: limits)
         }
         return .report(ValidationReport(file: path, diagnostics: diagnostics, strict: strict))
     }
@@ -197,5 +206,20 @@ struct Validate: ParsableCommand {
 
     static func parent(of path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+
+    static func name(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+    }
+
+    /// The files UIKit keeps beside an archive, read with it (see `SavedStateDirectory`).
+    static let sidecarNames: Set<String> = [SavedStateDirectory.inProgressName, SavedStateDirectory.restorationInfoName]
+
+    /// Where the side files of the archive at `path`, found in the folder `root`, are: its own
+    /// folder, and for a scene session's archive the `.savedState` folder above it too.
+    static func sidecarFolders(of path: String, below root: String) -> [String] {
+        let folder = parent(of: path)
+        guard folder != root, !folder.hasSuffix(".savedState") else { return [folder] }
+        return [folder, parent(of: folder)]
     }
 }

@@ -198,12 +198,48 @@ def saved_state_inputs():
     many = [{"NSWindowID": i, "NSDataKey": bytes(16), "NSTitle": "\x1b[2J" * 2} for i in range(20000)]
     inputs["records-windows-plist-bomb"] = (ss.record(1, ss.envelope(deep), ss.key(1)),
                                             {"windows.plist": g.plistlib.dumps(many, fmt=g.plistlib.FMT_BINARY)})
+    # Round 4, row 2: 300 000 entries that are one shared dictionary (a byte each), and 20 000
+    # records of windows none of them has: matching each record to its key was a search of the
+    # entries (entries x records).
+    shared_entry = [g.ArrayNode([1] * 300_000), g.DictNode([2, 3], [4, 5]), g.Leaf(g.enc_ascii(b"NSWindowID")),
+                    g.Leaf(g.enc_ascii(b"NSDataKey")), g.Leaf(g.enc_int(1)), g.Leaf(g.enc_data(bytes(16)))]
+    keyless = b"".join(header(2 + i, 32) + bytes(16) for i in range(20000))
+    inputs["records-keyless-shared-windows-plist"] = (keyless, {"windows.plist": g.write_bplist(shared_entry)})
+    # Round 4, row 9: two entries with one NSWindowID, the first with the right key.
+    twice = [{"NSWindowID": 1, "NSDataKey": ss.key(1)}, {"NSWindowID": 1, "NSDataKey": ss.key(2)}]
+    inputs["records-repeated-window-id"] = (ss.record(1, ss.envelope(deep), ss.key(1)),
+                                            {"windows.plist": g.plistlib.dumps(twice, fmt=g.plistlib.FMT_BINARY)})
+    # Round 4, row 10: a torn record, then a valid one 240 bytes on.
+    for length in (0, 16, 1 << 31):
+        inputs["records-torn-then-valid-%d" % length] = (header(1, length) + bytes(224) + ss.record(1, ss.envelope(deep), ss.key(1)), beside)
     # Scene activities: a user-info archive of shared arrays, an escape-laden type.
     shared = list(range(200))
     activity = {"CanvasRestorationUserActivityTypeKey": "\x1b]0;forged\x07" * 1000,
                 "CanvasRestorationUserActivityUserInfoDataKey": g.keyed_archive_bytes({"CanvasRestorationUserActivityUserInfoKey": [shared] * 2000})}
     inputs["scene-shared-user-info"] = (g.plistlib.dumps(activity, fmt=g.plistlib.FMT_BINARY), {})
     return {name: value for name, value in inputs.items() if len(value[0]) <= MAX_INPUT and all(len(b) <= MAX_INPUT for b in value[1].values())}
+
+
+def folder_inputs():
+    """name -> {path below the folder: bytes}: many small files, each within one file's limits,
+    that together would make a run do their sum (round 4, rows 1 and 5; under 1 MB each)."""
+    activity = g.shared_user_info_activity()
+    folders = {
+        "folder-300-shared-user-infos": {"app.savedState/S%03d/data.data" % i: activity for i in range(300)},
+        "folder-shared-user-infos-two-down": {"Library/Saved Application State/app%d.savedState/data.data" % i: activity for i in range(40)},
+    }
+    return {name: files for name, files in folders.items() if sum(map(len, files.values())) <= MAX_INPUT}
+
+
+FOLDER_COMMANDS = {
+    "folder dump": ["dump", "FOLDER"],
+    "folder dump --json": ["dump", "--json", "FOLDER"],
+    "folder validate --json": ["validate", "--json", "FOLDER"],
+    "folder tree": ["tree", "FOLDER"],
+    "folder scan --format json": ["scan", "--format", "json", "FOLDER"],
+    # The two folders differ in every file's leaf: both sides are decoded whole.
+    "folder diff": ["diff", "FOLDER", "OTHER"],
+}
 
 
 def diff_pairs():
@@ -307,6 +343,25 @@ class Runner:
         if status not in (74, 2):
             self.fail(label, "dump --json > /dev/full", "status %s, not 74" % status)
 
+    def run_folder(self, label, files):
+        """Runs the folder commands on a folder of `files` (path -> bytes), and diff on it and
+        a copy whose files differ in one byte each."""
+        folders = []
+        for name in ("folder", "other"):
+            folder = os.path.join(self.workspace, name)
+            shutil.rmtree(folder, ignore_errors=True)
+            for path, data in files.items():
+                target = os.path.join(folder, path)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "wb") as f:
+                    f.write(data if name == "folder" else data.replace(b"\x51a", b"\x51b"))
+            folders.append(folder)
+        size = sum(map(len, files.values()))
+        for command, template in FOLDER_COMMANDS.items():
+            arguments = [{"FOLDER": folders[0], "OTHER": folders[1]}.get(a, a) for a in template]
+            self.measure(label, command, arguments, size * (2 if "OTHER" in template else 1))
+        return len(FOLDER_COMMANDS)
+
     def run_pair(self, label, a, b):
         paths = []
         for name, data in (("a", a), ("b", b)):
@@ -407,6 +462,8 @@ def main():
         for label, (data, beside) in sorted(saved_states.items()):
             runner.run(label, data, beside)
             executions += len(COMMANDS)
+        for label, files in sorted(folder_inputs().items()):
+            executions += runner.run_folder(label, files)
         for label, (a, b) in sorted(diff_pairs().items()):
             executions += runner.run_pair(label, a, b)
         deadline = time.monotonic() + options.seconds

@@ -174,6 +174,51 @@ final class SavedStateTests: XCTestCase {
         XCTAssertEqual(badMagic.unreadTail?.offset, 0)
     }
 
+    /// A torn record used to end the reading: the records after it were never counted. The
+    /// bytes after it are searched for the next header, and what is skipped is said.
+    func testRecordsAfterATornOneAreRead() throws {
+        for length: UInt32 in [0, 8, 16, 1 << 31] {
+            let after = header(2, 48) + [UInt8](repeating: 0xAB, count: 32)
+            let records = try read(header(1, length) + [UInt8](repeating: 0, count: 224) + after)
+            XCTAssertEqual(records.records.map(\.windowID), [1, 2], "length \(length)")
+            XCTAssertEqual(records.records.last?.offset, 240, "length \(length)")
+            guard case .torn(let why) = records.records[0].status else { return XCTFail("length \(length)") }
+            XCTAssertTrue(why.hasSuffix("(the next record starts at byte 240: 224 bytes between are not read)"), why)
+            XCTAssertNil(records.unreadTail)
+        }
+        let alone = try read(header(1, 1 << 31) + [UInt8](repeating: 0, count: 40))
+        guard case .torn(let why) = alone.records[0].status else { return XCTFail("alone") }
+        XCTAssertTrue(why.hasSuffix("(the 40 bytes after its header hold no other record: not read)"), why)
+    }
+
+    /// A record's name that is not UTF-8 is kept byte for byte and shown as `\xNN`, as file
+    /// names are: two names never look alike (U+FFFD stood for every such byte).
+    func testARecordNameThatIsNotUTF8IsShownByItsBytes() throws {
+        let archive = Array(try NSKeyedArchiver.archivedData(withRootObject: NSDictionary(dictionary: ["k": "v"]), requiringSecureCoding: false))
+        func bigEndian(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(value).bigEndian, Array.init) }
+        for (name, shown) in [([0x5F, 0x4E, 0xE9] as [UInt8], "window 1 _N\\xe9"), ([0x5F, 0x4E, 0xC3, 0xA9], "window 1 _Né")] {
+            let plaintext = bigEndian(0) + bigEndian(name.count) + name + Array("rchv".utf8) + bigEndian(archive.count) + archive
+            let ciphertext = try encrypted(plaintext, key: Self.terminalKey(1))
+            let records = try read(header(1, UInt32(16 + ciphertext.count)) + ciphertext, keys: [1: Self.terminalKey(1)])
+            XCTAssertEqual(records.records[0].status, .readable)
+            XCTAssertEqual(TextEscaping.escape(records.records[0].label), shown)
+        }
+    }
+
+    /// Two entries with one NSWindowID: both are kept, the last one's key is used, and a note
+    /// names them.
+    func testARepeatedWindowIDIsNamed() throws {
+        let entries: [ArchiveValue] = [(1, Self.terminalKey(1)), (2, Self.terminalKey(2)), (1, Self.terminalKey(3))].map { id, key in
+            .dictionary(ArchiveDictionary(entries: [.init(key: .string("NSWindowID"), value: .integer(Int128(id))), .init(key: .string("NSDataKey"), value: .data(ArchiveData(bytes: key[...])))]))
+        }
+        let windows = try XCTUnwrap(MacWindowList(root: .array(entries)))
+        XCTAssertEqual(windows.entries.count, 3)
+        XCTAssertEqual(windows.entry(for: 1)?.dataKey, Self.terminalKey(3))
+        XCTAssertEqual(windows.entry(for: 2)?.dataKey, Self.terminalKey(2))
+        XCTAssertNil(windows.entry(for: 9))
+        XCTAssertTrue(windows.notes.contains("NSWindowID 1 is in 2 entries of windows.plist (entry 0 and entry 2): the records of window 1 are decrypted with the last one's NSDataKey"), "\(windows.notes)")
+    }
+
     func testKeysOfTheWrongSizeOrTypeAndGarbage() throws {
         let garbage = header(1, 48) + [UInt8](repeating: 0xAB, count: 32)
         XCTAssertEqual(try read(garbage, keys: [1: [1, 2, 3]]).records[0].status, .noKey("its NSDataKey is 3 bytes, not 16"))

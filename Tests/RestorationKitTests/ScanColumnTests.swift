@@ -97,4 +97,18 @@ final class ScanOrderTests: XCTestCase {
             XCTAssertEqual(rows.map(\.path), ["p0", "p4", "p2", "p1", "p3", "p5"], "starting at \(rotation)")
         }
     }
+
+    /// The last second of 9999 is a time like any other; one past what can be shown (year
+    /// 10 000 and later) sorts as its "-" reads, with the rows that have none.
+    func testATimeThatCannotBeShownSortsAsNone() {
+        let lastSecond = 252_423_993_599.0   // 9999-12-31T23:59:59Z, in seconds since 2001
+        let times: [Double?] = [nil, lastSecond + 1e9, 0, lastSecond]
+        var rows = times.indices.map { index in
+            var row = ScanRow(path: "p\(index)", bundleIdentifier: "b", sceneSession: nil)
+            row.timestamp = times[index]
+            return row
+        }
+        rows.sort(by: ScanRow.newestFirst)
+        XCTAssertEqual(rows.map(\.path), ["p3", "p2", "p0", "p1"])
+    }
 }

@@ -73,19 +73,19 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(missing.stdout, "")
         XCTAssertEqual(missing.stderr, "restoration-tool: Fixtures/nope.data: error: cannot open: No such file or directory\n")
         // Both sides are read (at the same time) and reported, the older first.
-        let neither = try ToolRunner.run(["diff", "Fixtures/nope-a.data", "Fixtures/not-restoration.data"])
+        let neither = try ToolRunner.run(["diff", "Fixtures/nope-a.data", "Fixtures/hostile/empty.data"])
         XCTAssertEqual(neither.status, 2)
         XCTAssertEqual(neither.stdout, "")
         XCTAssertEqual(neither.stderr, """
             restoration-tool: Fixtures/nope-a.data: error: cannot open: No such file or directory
-            restoration-tool: Fixtures/not-restoration.data: error: not a UIKit state-restoration archive \
-            (a keyed archive without kUIStateRestorationArchiveMajorVersionKey or kRootRestorationIdentifiersKey)
+            restoration-tool: Fixtures/hostile/empty.data: error: file is empty
 
             """)
         XCTAssertEqual(try ToolRunner.run(["diff", "Fixtures/plain.plist", "Fixtures/validate/clean.data"]).status, 2)
+        // A generic keyed archive is compared with another, not with a restoration archive.
         let generic = try ToolRunner.run(["diff", "Fixtures/not-restoration.data", "Fixtures/validate/clean.data"])
         XCTAssertEqual(generic.status, 2)
-        XCTAssertTrue(generic.stderr.contains("not a UIKit state-restoration archive"), generic.stderr)
+        XCTAssertEqual(generic.stderr, "restoration-tool: Fixtures/validate/clean.data: error: a UIKit state-restoration archive, not a keyed archive as Fixtures/not-restoration.data is: nothing to compare\n")
         XCTAssertEqual(try ToolRunner.run(["diff", "Fixtures/validate/clean.data"]).status, 64)
         XCTAssertEqual(try ToolRunner.run(["diff", "-", "-"]).status, 64)
     }

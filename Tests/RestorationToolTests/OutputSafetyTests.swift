@@ -4,6 +4,24 @@ import XCTest
 /// What the tool writes: every write to standard output is checked, and nothing from the input
 /// reaches standard error unescaped.
 final class OutputSafetyTests: XCTestCase {
+    /// JSON writes bidirectional controls and invisible characters as `\uXXXX`, always: a
+    /// title holding U+202E is the same string to every JSON reader, and a terminal shows the
+    /// escape instead of turning the line around.
+    func testJSONEscapesBidiControlsAndInvisibleCharacters() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bidi-\(UUID().uuidString).plist")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let title = "ab\u{202E}cd\u{2066}e\u{200B}f\u{FEFF}g\u{E0041}h é 한"
+        let data = try PropertyListSerialization.data(fromPropertyList: ["title\u{202E}": title], format: .binary, options: 0)
+        try data.write(to: file)
+        let run = try ToolRunner.run(["dump", "--json", file.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains(#""title\u202e": "ab\u202ecd\u2066e\u200bf\ufeffg\udb40\udc41h é 한""#), run.stdout)
+        // Every JSON reader reads the string back as it was.
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let appState = try XCTUnwrap(document["appState"] as? [String: Any])
+        XCTAssertEqual(appState["title\u{202E}"] as? String, title)
+    }
+
     /// Every command's results, written to a full device: one error line and status 74, never 0.
     func testAFullDiskIsAnError() throws {
         let commands: [[String]] = [

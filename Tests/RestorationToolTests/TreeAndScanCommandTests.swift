@@ -40,21 +40,27 @@ final class TreeCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("restoration-tool: Fixtures/missing.data: error: "), run.stderr)
     }
 
-    /// A file's heading counts against --max-output-size with its tree: at the limit both are
-    /// written; with a limit one byte smaller neither is, and the other files still are.
+    /// --max-output-size bounds the run, every file's heading and tree together: at the limit
+    /// all are written; with a limit one byte smaller the last file's are not, and the files
+    /// after it that fit what is left still are.
     func testOutputLimitCountsTheHeading() throws {
         let (small, large) = ("Fixtures/ios7-plain.data", "Fixtures/ios8-tabbar.data")
         let (smallTree, largeTree) = (try ToolRunner.run(["tree", small]).stdout, try ToolRunner.run(["tree", large]).stdout)
         let first = small + ":\n" + smallTree
         let second = "\n" + large + ":\n" + largeTree
         XCTAssertLessThan(first.utf8.count, second.utf8.count)
-        let fits = try ToolRunner.run(["tree", "--max-output-size", "\(second.utf8.count)", small, large])
+        let total = first.utf8.count + second.utf8.count
+        let fits = try ToolRunner.run(["tree", "--max-output-size", "\(total)", small, large])
         XCTAssertEqual(fits.status, 0, fits.stderr)
         XCTAssertEqual(fits.stdout, first + second)
-        let past = try ToolRunner.run(["tree", "--max-output-size", "\(second.utf8.count - 1)", small, large])
+        let past = try ToolRunner.run(["tree", "--max-output-size", "\(total - 1)", small, large])
         XCTAssertEqual(past.status, 2)
         XCTAssertEqual(past.stdout, first)
-        XCTAssertEqual(past.stderr, "restoration-tool: \(large): error: the output goes past the limit of \(second.utf8.count - 1) bytes (--max-output-size); nothing of it is written\n")
+        XCTAssertEqual(past.stderr, "restoration-tool: \(large): error: the output goes past the limit of \(total - 1) bytes (--max-output-size); nothing of it is written\n")
+        // Each file within the limit, two together past it: the run's output is bounded.
+        let each = try ToolRunner.run(["tree", "--max-output-size", "\(second.utf8.count)", large, large])
+        XCTAssertEqual(each.status, 2)
+        XCTAssertEqual(each.stdout, String(second.dropFirst()))
     }
 
     func testNotARestorationArchive() throws {

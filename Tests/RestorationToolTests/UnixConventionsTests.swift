@@ -129,11 +129,22 @@ final class UnixConventionsTests: XCTestCase {
         XCTAssertEqual(none.stderr, "restoration-tool: \(empty): note: no saved state found (no <bundle-id>.savedState folder holds an archive)\n")
         // Formats for programs still give their empty document.
         XCTAssertTrue(try ToolRunner.run(["scan", "--json", empty]).stdout.contains("\"archives\": []"))
-        for format in ["table", "json", "csv"] {
-            let failed = try ToolRunner.run(["scan", "--format", format, empty + "/missing"])
-            XCTAssertEqual(failed.status, 2, format)
-            XCTAssertEqual(failed.stdout, "", format)
-        }
+        // A search that failed: the table shows nothing; the formats for programs give their
+        // document all the same, JSON with the directory and why it could not be read.
+        let missing = empty + "/missing"
+        let table = try ToolRunner.run(["scan", missing])
+        XCTAssertEqual(table.status, 2)
+        XCTAssertEqual(table.stdout, "")
+        XCTAssertEqual(table.stderr, "restoration-tool: \(missing): error: cannot read this directory: No such file or directory\n")
+        let json = try ToolRunner.run(["scan", "--json", missing])
+        XCTAssertEqual(json.status, 2)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((document["archives"] as? [Any])?.count, 0)
+        XCTAssertEqual(document["directories"] as? [String], [missing])
+        XCTAssertEqual(document["unreadableDirectories"] as? [[String: String]], [["path": missing, "error": "No such file or directory"]])
+        let csv = try ToolRunner.run(["scan", "--format", "csv", missing])
+        XCTAssertEqual(csv.status, 2)
+        XCTAssertEqual(csv.stdout.split(separator: "\r\n").count, 1, "the header alone: \(csv.stdout)")
     }
 
     func testScanColorsTheStatusBySeverity() throws {

@@ -138,11 +138,15 @@ final class ValidateCommandTests: XCTestCase {
     }
 
     func testUnreadableAndNotRestoration() throws {
-        let run = try ToolRunner.run(["validate", "Fixtures/not-restoration.data", "Fixtures/validate/clean.data", "Fixtures"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nothing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: ToolRunner.fixture("plain.plist"), toPath: folder.appendingPathComponent("Info.plist").path)
+        let run = try ToolRunner.run(["validate", "Fixtures/not-restoration.data", "Fixtures/validate/clean.data", folder.path])
         XCTAssertEqual(run.status, 2)
         XCTAssertTrue(run.stdout.contains("Fixtures/validate/clean.data: valid (0 errors, 0 warnings)"))
         XCTAssertTrue(run.stderr.contains("restoration-tool: Fixtures/not-restoration.data: error: not a UIKit state-restoration archive"), run.stderr)
-        XCTAssertTrue(run.stderr.contains("restoration-tool: Fixtures: error: no data.data in this directory"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("restoration-tool: \(folder.path): error: no saved state to validate in this directory or its subfolders"), run.stderr)
     }
 
     func testSeveralFilesGiveAnArray() throws {

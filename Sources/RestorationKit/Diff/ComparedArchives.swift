@@ -13,7 +13,7 @@ extension RestorationArchive {
     /// property lists) are read whole. See docs/design/diff.md.
     package static func readForComparison(contentsOf paths: [String], limits: DecodingLimits) -> [Result<RestorationArchive, ArchiveError>] {
         let inputs = concurrently(paths.count, limits: limits) { index in
-            Result { () throws(ArchiveError) in try InputFile.read(paths[index], limit: limits.maxInputBytes)[...] }
+            Result { () throws(ArchiveError) in try InputFile.read(paths[index], limit: limits.maxInputBytes, run: limits.run)[...] }
         }
         return readForComparison(inputs, paths: paths.map { $0 == "-" ? nil : $0 }, limits: limits)
     }
@@ -23,6 +23,9 @@ extension RestorationArchive {
     static func readForComparison(
         _ inputs: [Result<ArraySlice<UInt8>, ArchiveError>], paths: [String?], limits: DecodingLimits
     ) -> [Result<RestorationArchive, ArchiveError>] {
+        // Decoded at the same time, the files share what is left of the run's budget.
+        var limits = limits
+        limits.runShares = inputs.count
         let outerLevels = concurrently(inputs.count, limits: limits) { index in
             try? outerLevel(inputs[index].get(), path: paths[index], limits: limits)
         }

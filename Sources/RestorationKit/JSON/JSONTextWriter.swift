@@ -187,13 +187,42 @@ struct JSONTextWriter {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// A string's text between its quotes, escaped.
+    /// A string's text between its quotes, escaped: controls, and characters beyond ASCII that
+    /// a reader would not see or that would reorder the text (see
+    /// `TextEscaping.isEscapedInJSON`), as `\uXXXX`.
     mutating func writeStringContents(utf8 bytes: UnsafeRawBufferPointer) {
         // Most strings need no escape: copy them whole.
-        if !Self.needsEscape(bytes) {
+        guard Self.needsEscape(bytes) else {
             output.append(contentsOf: bytes)
-        } else {
-            for byte in bytes { appendEscaped(byte) }
+            return
+        }
+        var position = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            guard byte >= 0x80 else {
+                appendEscaped(byte)
+                position += 1
+                continue
+            }
+            // Valid UTF-8 (the caller's promise): the lead byte gives the length.
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+            let end = min(position + length, bytes.count)
+            let sequence = UnsafeRawBufferPointer(rebasing: bytes[position..<end])
+            if let scalar = String(validating: sequence, as: UTF8.self)?.unicodeScalars.first, TextEscaping.isEscapedInJSON(scalar) {
+                for unit in String(scalar).utf16 { appendUnicodeEscape(unit) }
+            } else {
+                output.append(contentsOf: sequence)
+            }
+            position = end
+        }
+    }
+
+    /// `\uXXXX`, lowercase hexadecimal.
+    private mutating func appendUnicodeEscape(_ unit: UInt16) {
+        let hex: StaticString = "0123456789abcdef"
+        append("\\u")
+        hex.withUTF8Buffer { digits in
+            for shift in stride(from: 12, through: 0, by: -4) { output.append(digits[Int(unit >> UInt16(shift) & 0xF)]) }
         }
     }
 
@@ -351,7 +380,8 @@ struct JSONTextWriter {
         return position < count && needsEscape(bytes.word(at: count - 8))
     }
 
-    /// Whether a byte of `word` is below 0x20, or is '"', '\\' or DEL.
+    /// Whether a byte of `word` is below 0x20, or is '"', '\\', DEL, or beyond ASCII (a
+    /// character that may need an escape: see `writeStringContents`).
     @inline(__always)
     private static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -360,7 +390,7 @@ struct JSONTextWriter {
         /// one is, see "Bit Twiddling Hacks"). Combined without branches.
         func below(_ limit: UInt64, _ word: UInt64) -> UInt64 { (word &- ones &* limit) & ~word }
         let found = below(0x20, word) | below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C)) | below(1, word ^ (ones &* 0x7F))
-        return found & high != 0
+        return (found | word) & high != 0
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {

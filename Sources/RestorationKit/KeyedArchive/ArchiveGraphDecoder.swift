@@ -194,7 +194,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         // One slot per entry is allocated up front: bound the count by the values the archive
         // may make, or a small file of repeated references could ask for gigabytes.
         guard objects.count <= s.limits.maxNodes else {
-            throw s.error(.limitExceeded, DecodingLimit.nodes.exceeded(s.limits.maxNodes), at: table.byteOffset(of: objectsIndex))
+            throw s.error(.limitExceeded, s.limits.exceeded(.nodes), at: table.byteOffset(of: objectsIndex))
         }
         self.objects = objects
         slotBase = s.slots.count
@@ -846,7 +846,7 @@ struct NestedArchiveReader {
         }
         s.nestedBytes += bytes.count
         guard s.nestedBytes <= s.limits.maxNestedArchiveBytes else {
-            throw s.error(.limitExceeded, DecodingLimit.nestedBytes.exceeded(s.limits.maxNestedArchiveBytes), at: inSource ? bytes.startIndex : nil)
+            throw s.error(.limitExceeded, s.limits.exceeded(.nestedBytes), at: inSource ? bytes.startIndex : nil)
         }
         let marks = (stack: s.tape.stack.count, walk: s.walk.count, pending: s.pendingSlots.count, location: s.location.count, slots: s.slots.count, entries: s.tableEntries.count)
         let outcome: NestedOutcome

@@ -140,6 +140,12 @@ public struct ArchiveValue: Sendable {
         }
     }
 
+    /// Whether this is a dictionary whose keys are all strings (one `fields` reads), found
+    /// without making the keys strings.
+    var hasStringKeys: Bool {
+        node.kind == .dictionary && (0..<node.memberCount).allSatisfy { tape.nodes[node.first + $0].kind == .string }
+    }
+
     /// The first field named `key` (see `fields`).
     public subscript(key: String) -> ArchiveValue? {
         guard [.object, .fields, .entries].contains(node.kind.layout) else { return nil }

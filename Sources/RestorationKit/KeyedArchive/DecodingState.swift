@@ -48,8 +48,9 @@ struct DecodingState {
     /// shared between threads).
     let classSignature = ByteBuffer()
 
+    /// With `limits.run`, the limits are lowered to what the run has left (see `RunBudget`).
     init(limits: DecodingLimits, allowsConcurrency: Bool) {
-        self.limits = limits
+        self.limits = limits.forDecoding
         self.allowsConcurrency = allowsConcurrency
     }
 
@@ -79,8 +80,14 @@ struct DecodingState {
     mutating func consume(_ count: Int) throws(ArchiveError) {
         nodes += count
         guard nodes <= limits.maxNodes else {
-            throw error(.limitExceeded, DecodingLimit.nodes.exceeded(limits.maxNodes))
+            throw error(.limitExceeded, limits.exceeded(.nodes))
         }
+    }
+
+    /// Counts what this file's decoding spent against its run's budget, if it has one: once,
+    /// when the decoding ends, whether it succeeded or not.
+    func chargeRun() {
+        limits.run?.spend(.init(nodes: nodes, bytes: bytes, nestedBytes: nestedBytes))
     }
 
     /// Counts `count` bytes of text or data, as written (see `TextEscaping.writtenSize`), about
@@ -88,7 +95,7 @@ struct DecodingState {
     mutating func consumeBytes(_ count: Int) throws(ArchiveError) {
         bytes += count
         guard bytes <= limits.maxExpandedBytes else {
-            throw error(.limitExceeded, DecodingLimit.expandedBytes.exceeded(limits.maxExpandedBytes))
+            throw error(.limitExceeded, limits.exceeded(.expandedBytes))
         }
     }
 
@@ -117,6 +124,7 @@ struct DecodingState {
     /// when `allowsPlain`, may be a plain property list (one whose root is no dictionary with
     /// `$archiver`): its root value is then decoded, the keyed archives in its data included.
     mutating func decodeFile(_ bytes: ArraySlice<UInt8>, allowsPlain: Bool = false) throws(ArchiveError) -> ArchiveTape {
+        defer { chargeRun() }
         let format: PropertyListFormat
         do throws(PropertyListError) {
             format = try PropertyListReader.format(of: bytes)

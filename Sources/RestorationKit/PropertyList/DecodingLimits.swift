@@ -22,6 +22,13 @@ public struct DecodingLimits: Hashable, Sendable {
     /// counting a shared value once per reference, as every reference prints it: without this
     /// bound a small file that refers to one long string many times prints gigabytes.
     public var maxExpandedBytes: Int
+    /// The run these limits are part of, whose files together are bounded by it (nil: this file
+    /// alone is bounded).
+    public var run: RunBudget?
+    /// How many decodings share what is left of `run` at once.
+    package var runShares = 1
+    /// The limits `run` lowered below the file's own for this decoding.
+    package var loweredByRun: Set<DecodingLimit> = []
 
     public init(
         maxDepth: Int = 512, maxNodes: Int = 5_000_000, maxArchiveDepth: Int = 16,
@@ -36,6 +43,27 @@ public struct DecodingLimits: Hashable, Sendable {
     }
 
     public static let `default` = DecodingLimits()
+
+    /// What passing `limit` means: the file's own limit, or the run's budget when that is what
+    /// lowered it.
+    func exceeded(_ limit: DecodingLimit) -> String {
+        if let run, loweredByRun.contains(limit) { return run.exceeded(limit) }
+        switch limit {
+        case .depth: return limit.exceeded(maxDepth)
+        case .nodes: return limit.exceeded(maxNodes)
+        case .archiveDepth: return limit.exceeded(maxArchiveDepth)
+        case .inputSize: return limit.exceeded(maxInputBytes)
+        case .nestedBytes: return limit.exceeded(maxNestedArchiveBytes)
+        case .expandedBytes: return limit.exceeded(maxExpandedBytes)
+        case .expansion: return limit.exceeded(run?.expansion ?? RunBudget.defaultExpansion)
+        case .outputSize: return limit.exceeded(0)
+        }
+    }
+
+    /// These limits for one decoding: lowered to what the run has left, if they have a run.
+    var forDecoding: DecodingLimits {
+        run?.limits(for: self) ?? self
+    }
 }
 
 /// One of the bounds, named as the command line sets it; errors that pass it give its one
@@ -48,6 +76,7 @@ public enum DecodingLimit: String, Sendable, CaseIterable {
     case nestedBytes = "--max-nested-bytes"
     case expandedBytes = "--max-expanded-bytes"
     case outputSize = "--max-output-size"
+    case expansion = "--max-expansion"
 
     /// The command-line option that sets this limit.
     public var option: String { rawValue }
@@ -67,6 +96,7 @@ public enum DecodingLimit: String, Sendable, CaseIterable {
         case .nestedBytes: what = "nested archives add up to more than the limit of \(ByteSize.text(value))"
         case .expandedBytes: what = "strings and data expand to more than the limit of \(ByteSize.text(value))"
         case .outputSize: what = "the output goes past the limit of \(ByteSize.text(value))"
+        case .expansion: what = "the files of this run together expand to more than \(value) values for each byte read"
         }
         return what + " (" + option + ")"
     }

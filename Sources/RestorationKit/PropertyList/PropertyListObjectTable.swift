@@ -121,7 +121,7 @@ extension PropertyListObjectTable {
         // One slot per object is allocated up front: bound the count by the values the list may
         // expand to, or a small file of tiny objects could ask for gigabytes.
         guard objectCount <= limits.maxNodes else {
-            throw PropertyListError(DecodingLimit.nodes.exceeded(limits.maxNodes), at: byteOffset(of: topObject), exceedsLimit: true)
+            throw PropertyListError(limits.exceeded(.nodes), at: byteOffset(of: topObject), exceedsLimit: true)
         }
         var builder = PropertyListTreeBuilder(table: self, limits: limits)
         return try builder.value(index ?? topObject, depth: 0)
@@ -255,7 +255,7 @@ private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
     private func add(_ size: Int, _ more: Int, at offset: Int?) throws(PropertyListError) -> Int {
         let (total, overflow) = size.addingReportingOverflow(more)
         guard !overflow, total <= limits.maxNodes else {
-            throw PropertyListError(DecodingLimit.nodes.exceeded(limits.maxNodes), at: offset, exceedsLimit: true)
+            throw PropertyListError(limits.exceeded(.nodes), at: offset, exceedsLimit: true)
         }
         return total
     }

@@ -134,7 +134,7 @@ private struct XMLPropertyListParser {
     private mutating func scalarOrEmpty(_ tag: Tag) throws(PropertyListError) -> PropertyListValue? {
         values += 1
         guard values <= limits.maxNodes else {
-            throw PropertyListError(DecodingLimit.nodes.exceeded(limits.maxNodes), at: tag.start, exceedsLimit: true)
+            throw PropertyListError(limits.exceeded(.nodes), at: tag.start, exceedsLimit: true)
         }
         switch tag.name {
         case "dict":

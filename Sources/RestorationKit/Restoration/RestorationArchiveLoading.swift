@@ -25,7 +25,9 @@ extension RestorationArchive {
     /// others' work. The results are in the order of `paths`; a file that cannot be read does not
     /// stop the others.
     public static func read(contentsOf paths: [String], limits: DecodingLimits = .default) -> [Result<RestorationArchive, ArchiveError>] {
-        concurrently(paths.count, limits: limits) { index in
+        var limits = limits
+        limits.runShares = paths.count
+        return concurrently(paths.count, limits: limits) { index in
             Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits) }
         }
     }
@@ -46,7 +48,7 @@ extension RestorationArchive {
     package static func read(
         contentsOf path: String, limits: DecodingLimits, followingLinks: Bool = true, interpret: Bool = true, options: SavedStateReading.Options = .init()
     ) throws(ArchiveError) -> RestorationArchive {
-        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks)[...], limits: limits, interpret: interpret,
+        try read(bytes: InputFile.read(path, limit: limits.maxInputBytes, followingLinks: followingLinks, run: limits.run)[...], limits: limits, interpret: interpret,
                  path: path == "-" ? nil : path, options: options)
     }
 

@@ -12,14 +12,22 @@ public struct MacWindowList: Sendable, Hashable {
         /// `NSIsMainMenuBar` and `NSIsGlobal` (the app-level entry), when they are true.
         public var isMainMenuBar: Bool
         public var isGlobal: Bool
+        /// The entry's dictionary, as written.
+        public var value: ArchiveValue
+
         /// Every key of the entry, as written.
-        public var fields: ArchiveFields
+        public var fields: ArchiveFields { value.fields ?? .empty }
     }
 
     /// The dictionaries of the array, in order.
     public var entries: [Entry]
     /// The array's members that are not dictionaries, by position.
     public var otherMembers: [(position: Int, kind: String)]
+    /// The position in `entries` of the last entry of each `NSWindowID`: records find their key
+    /// here, in one step whatever the number of entries.
+    private var lastEntry: [Int128: Int] = [:]
+    /// Window ids that more than one entry has, with those entries' positions, in order.
+    public private(set) var repeatedIDs: [(windowID: Int128, positions: [Int])] = []
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.entries == rhs.entries && lhs.otherMembers.map(\.position) == rhs.otherMembers.map(\.position)
@@ -35,26 +43,48 @@ public struct MacWindowList: Sendable, Hashable {
         guard root.kind == .array, let members = root.elements else { return nil }
         var entries: [Entry] = []
         var others: [(Int, String)] = []
+        var hasKeys = false
+        // Each entry's keys are looked up by their bytes, none made a string: a list may hold
+        // hundreds of thousands of entries.
         for (position, member) in members.enumerated() {
-            guard member.kind == .dictionary, let fields = member.fields else {
+            guard member.hasStringKeys else {
                 others.append((position, member.kindDescription))
                 continue
             }
-            var entry = Entry(windowID: fields["NSWindowID"]?.integerValue, dataKey: nil, title: fields["NSTitle"]?.stringValue,
-                              isMainMenuBar: fields["NSIsMainMenuBar"] == .boolean(true), isGlobal: fields["NSIsGlobal"] == .boolean(true),
-                              fields: fields)
-            if let data = fields["NSDataKey"]?.dataValue { entry.dataKey = Array(data) }
-            entries.append(entry)
+            let (windowID, dataKey) = (member["NSWindowID"], member["NSDataKey"])
+            hasKeys = hasKeys || windowID != nil || dataKey != nil
+            entries.append(Entry(windowID: windowID?.integerValue, dataKey: dataKey?.dataValue.map(Array.init), title: member["NSTitle"]?.stringValue,
+                                 isMainMenuBar: member["NSIsMainMenuBar"]?.boolValue == true, isGlobal: member["NSIsGlobal"]?.boolValue == true,
+                                 value: member))
         }
-        guard entries.contains(where: { $0.fields["NSWindowID"] != nil || $0.fields["NSDataKey"] != nil }) else { return nil }
+        guard hasKeys else { return nil }
         self.entries = entries
         self.otherMembers = others
+        var positions: [Int128: [Int]] = [:]
+        var order: [Int128] = []
+        for (position, entry) in entries.enumerated() {
+            guard let id = entry.windowID else { continue }
+            if positions[id] == nil { order.append(id) }
+            positions[id, default: []].append(position)
+            lastEntry[id] = position
+        }
+        repeatedIDs = order.compactMap { id in positions[id]!.count > 1 ? (id, positions[id]!) : nil }
     }
 
     /// The entry of the window whose records carry `windowID`: the last one listed, as a
     /// dictionary built from the list would keep it.
     public func entry(for windowID: UInt32) -> Entry? {
-        entries.last { $0.windowID == Int128(windowID) }
+        lastEntry[Int128(windowID)].map { entries[$0] }
+    }
+
+    /// A note for each window id that more than one entry has, naming them: the records are
+    /// decrypted with the last one's key.
+    var repeatedIDNotes: [String] {
+        repeatedIDs.map { id, positions in
+            let listed = positions.map { "entry \($0)" }
+            let named = listed.dropLast().joined(separator: ", ") + " and " + listed.last!
+            return "NSWindowID \(id) is in \(positions.count) entries of windows.plist (\(named)): the records of window \(id) are decrypted with the last one's NSDataKey"
+        }
     }
 
     /// How a key names an entry: `window <id>`, or `entry <position>` without an integer id.
@@ -68,7 +98,7 @@ public struct MacWindowList: Sendable, Hashable {
         var values: [ArchiveValue] = []
         for (position, entry) in entries.enumerated() {
             keys.append(label(of: entry, at: position))
-            values.append(.dictionary(ArchiveDictionary(entries: entry.fields.entries.map { .init(key: .string($0.0), value: $0.1) })))
+            values.append(entry.value)
         }
         return ArchiveFields(keys: keys, values: values)
     }
@@ -88,6 +118,6 @@ public struct MacWindowList: Sendable, Hashable {
         for (position, kind) in otherMembers {
             notes.append("member \(position) of the array is \(kind), not a window's dictionary")
         }
-        return notes
+        return notes + repeatedIDNotes
     }
 }

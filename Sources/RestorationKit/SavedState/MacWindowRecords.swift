@@ -43,6 +43,11 @@ public struct MacWindowRecords: Sendable, Hashable {
     /// Where the keys came from, in words.
     public var keySource: String
 
+    /// Whether there were records but no list of keys to decrypt them (no `windows.plist`
+    /// beside the file, or one that cannot be read; `keySource` says which): then nothing in
+    /// the file could be checked.
+    public var lacksKeys = false
+
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.records == rhs.records && lhs.unreadTail?.offset == rhs.unreadTail?.offset
     }
@@ -74,7 +79,8 @@ public struct MacWindowRecords: Sendable, Hashable {
     /// decoded. An older record is thus checked by its first blocks unless `includingHistory`.
     static func read(_ bytes: ArraySlice<UInt8>, windows: MacWindowList?, keySource: String, limits: DecodingLimits, includingHistory: Bool = true) throws(ArchiveError) -> MacWindowRecords {
         var state = DecodingState(limits: limits, allowsConcurrency: false)
-        var (records, ciphertexts, tail) = try headers(bytes, windows: windows, &state)
+        defer { state.chargeRun() }
+        var (records, ciphertexts, tail) = try headers(bytes, windows: windows, keySource: keySource, &state)
         // The envelopes' heads, from the first blocks.
         var head: [UInt8] = []
         for index in records.indices {
@@ -128,7 +134,9 @@ public struct MacWindowRecords: Sendable, Hashable {
         for (index, tags, decoded) in nodes {
             records[index].values = ArchiveFields(keys: tags, values: decoded.map { tape.value($0) })
         }
-        return MacWindowRecords(records: records, unreadTail: tail, keySource: keySource)
+        var read = MacWindowRecords(records: records, unreadTail: tail, keySource: keySource)
+        read.lacksKeys = windows == nil && !records.isEmpty
+        return read
     }
 
     /// How much of a record is decrypted to read its envelope's head: the two words, a name of
@@ -138,7 +146,7 @@ public struct MacWindowRecords: Sendable, Hashable {
     /// The records' headers: each record with what is known before decrypting it, the
     /// ciphertext of those that have a key, and bytes at the end that start no record.
     private static func headers(
-        _ bytes: ArraySlice<UInt8>, windows: MacWindowList?, _ state: inout DecodingState
+        _ bytes: ArraySlice<UInt8>, windows: MacWindowList?, keySource: String, _ state: inout DecodingState
     ) throws(ArchiveError) -> ([Record], [ArraySlice<UInt8>?], (offset: Int, reason: String)?) {
         var records: [Record] = []
         var ciphertexts: [ArraySlice<UInt8>?] = []
@@ -155,19 +163,27 @@ public struct MacWindowRecords: Sendable, Hashable {
             let length = Int(bigEndian(bytes, offset + 12))
             var record = Record(offset: start, windowID: windowID, length: length, status: .readable)
             guard length > headerSize, length <= bytes.endIndex - offset else {
-                record.status = .torn(length <= headerSize
+                // A record that lost its length must not hide the ones after it: the bytes that
+                // follow are searched for the next record's header.
+                let next = nextHeader(in: bytes, from: offset + 8)
+                let following = (next ?? bytes.endIndex) - (offset + headerSize)
+                let rest = next.map { " (the next record starts at byte \($0 - bytes.startIndex): \(max(0, following)) bytes between are not read)" }
+                    ?? (following > 0 ? " (the \(following) bytes after its header hold no other record: not read)" : "")
+                record.status = .torn((length <= headerSize
                     ? "its length of \(length) bytes leaves no room for ciphertext after the 16-byte header"
-                    : "its length of \(length) bytes runs past the end of the file, \(bytes.endIndex - offset) bytes from its start")
+                    : "its length of \(length) bytes runs past the end of the file, \(bytes.endIndex - offset) bytes from its start") + rest)
                 records.append(record)
                 ciphertexts.append(nil)
-                return (records, ciphertexts, nil)
+                guard let next else { return (records, ciphertexts, nil) }
+                offset = next
+                continue
             }
             let ciphertext = bytes[(offset + headerSize)..<(offset + length)]
             offset += length
             var readable: ArraySlice<UInt8>?
             if ciphertext.count % 16 != 0 {
                 record.status = .torn("its \(ciphertext.count) bytes of ciphertext are not a whole number of 16-byte AES blocks")
-            } else if let problem = keyProblem(windowID, windows) {
+            } else if let problem = keyProblem(windowID, windows, keySource: keySource) {
                 record.status = .noKey(problem)
             } else {
                 readable = ciphertext
@@ -182,13 +198,26 @@ public struct MacWindowRecords: Sendable, Hashable {
         return (records, ciphertexts, tail)
     }
 
+    /// Where the next `NSCR1000` starts, from `start` on; nil if none does.
+    private static func nextHeader(in bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
+        var position = start
+        while position + magic.count <= bytes.endIndex {
+            guard let found = bytes[position...].firstIndex(of: magic[0]), found + magic.count <= bytes.endIndex else { return nil }
+            if bytes[found..<(found + magic.count)].elementsEqual(magic) { return found }
+            position = found + 1
+        }
+        return nil
+    }
+
     private static func bigEndian(_ bytes: ArraySlice<UInt8>, _ at: Int) -> UInt32 {
         bytes[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    /// Why the records of `windowID` cannot be decrypted, or nil when there is a key.
-    private static func keyProblem(_ windowID: UInt32, _ windows: MacWindowList?) -> String? {
-        guard let windows else { return "there is no windows.plist to take its key from" }
+    /// Why the records of `windowID` cannot be decrypted, or nil when there is a key; without a
+    /// list of keys, why there is none (`keySource`: none beside the file, or one that cannot
+    /// be read, and why).
+    private static func keyProblem(_ windowID: UInt32, _ windows: MacWindowList?, keySource: String) -> String? {
+        guard let windows else { return keySource }
         guard let entry = windows.entry(for: windowID) else { return "windows.plist has no entry with NSWindowID \(windowID) (keys are replaced as windows close)" }
         guard let key = entry.dataKey else { return "its windows.plist entry has no NSDataKey data" }
         guard key.count == 16 else { return "its NSDataKey is \(key.count) bytes, not 16" }
@@ -249,7 +278,9 @@ public struct MacWindowRecords: Sendable, Hashable {
         guard Int(bigEndian(head, tagStart + 4)) >= 8, head[archiveStart..<min(head.endIndex, archiveStart + 8)].elementsEqual("bplist00".utf8) else {
             return .failure(EnvelopeProblem(reason: "its rchv value is not a binary property list (the key does not fit)"))
         }
-        return .success((bigEndian(head, start), String(decoding: head[(start + 8)..<tagStart], as: UTF8.self), nameLength))
+        // A byte that is not UTF-8 is kept as it is (see `RawPath`) and shown as `\xNN`: two
+        // different names never look alike.
+        return .success((bigEndian(head, start), RawPath.string(head[(start + 8)..<tagStart]), nameLength))
     }
 
     /// Marks each window's (and name's) last record current and counts the records before it.
@@ -302,7 +333,30 @@ extension MacWindowRecords.Record {
         if let name { entries.append(.init(key: .string("name"), value: .string(name))) }
         if let envelopeField { entries.append(.init(key: .string("envelopeField"), value: .integer(Int128(envelopeField)))) }
         for (tag, value) in values.entries { entries.append(.init(key: .string(tag), value: value)) }
+        if let frame = windowFrame { entries.append(.init(key: .string("windowFrame"), value: frame)) }
         return .dictionary(ArchiveDictionary(entries: entries))
+    }
+
+    /// The window archive's `NSWindowFrame` as numbers, shown beside its text: AppKit writes
+    /// eight space-separated numbers, the window's x, y, width and height, then its screen's
+    /// (`"0 504 570 371 0 0 1440 875 "`, in every window archive of the real folders read), so
+    /// that a program reads a width without parsing text. Nil when the text is not four or
+    /// eight numbers.
+    var windowFrame: ArchiveValue? {
+        guard let text = values["rchv"]?.archiveValue?.top["NSWindowFrame"]?.stringValue else { return nil }
+        let numbers = text.split(separator: " ").map { Double($0) }
+        guard numbers.count == 4 || numbers.count == 8, numbers.allSatisfy({ $0?.isFinite == true }) else { return nil }
+        func rectangle(_ at: Int) -> ArchiveValue {
+            let names = ["x", "y", "width", "height"]
+            return .dictionary(ArchiveDictionary(entries: (0..<4).map { index in
+                let number = numbers[at + index]!
+                let value: ArchiveValue = number == number.rounded() && abs(number) < 1e15 ? .integer(Int128(number)) : .real(number)
+                return .init(key: .string(names[index]), value: value)
+            }))
+        }
+        var frame: [ArchiveDictionary.Entry] = [.init(key: .string("window"), value: rectangle(0))]
+        if numbers.count == 8 { frame.append(.init(key: .string("screen"), value: rectangle(4))) }
+        return .dictionary(ArchiveDictionary(entries: frame))
     }
 }
 

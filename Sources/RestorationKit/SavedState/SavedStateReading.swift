@@ -67,7 +67,8 @@ package enum SavedStateReading {
             guard let root = try plainRoot(at: listPath, limit: limits.maxInputBytes, limits: limits), let list = MacWindowList(root: root) else {
                 return (nil, "windows.plist beside this file is no list of windows: the records cannot be decrypted")
             }
-            return (list, "keys from windows.plist beside this file (\(list.entries.count) \(list.entries.count == 1 ? "entry" : "entries"))")
+            let source = "keys from windows.plist beside this file (\(list.entries.count) \(list.entries.count == 1 ? "entry" : "entries"))"
+            return (list, ([source] + list.repeatedIDNotes).joined(separator: "; "))
         } catch {
             return (nil, "windows.plist beside this file cannot be read (\(error.description)): the records cannot be decrypted")
         }
@@ -77,7 +78,7 @@ package enum SavedStateReading {
     /// `ApplicationMapping.plist`), read up to `limit` bytes without following a link; nil
     /// for a keyed archive.
     static func plainRoot(at path: String, limit: Int, limits: DecodingLimits) throws(ArchiveError) -> ArchiveValue? {
-        let bytes = try InputFile.read(path, limit: limit, followingLinks: false)
+        let bytes = try InputFile.read(path, limit: limit, followingLinks: false, run: limits.run)
         var state = DecodingState(limits: limits, allowsConcurrency: false)
         let tape = try state.decodeFile(bytes[...], allowsPlain: true)
         return tape.isPlainPropertyList ? tape.value(tape.root) : nil

@@ -49,6 +49,7 @@ public struct ArchiveScanner: Sendable {
                     found += self.rows(archive, savedState: directory, sidecars: sidecars)
                 }
                 found += sessionRowsWithoutActivity(in: directory, found: found)
+                found += rowsOfFilesNotRead(in: directory, found: found)
                 if let mapping {
                     for index in found.indices {
                         if let app = mapping.app(for: found[index].bundleIdentifier) { found[index].bundleIdentifier = app }
@@ -67,32 +68,17 @@ public struct ArchiveScanner: Sendable {
     }
 
     /// Every `*.savedState` directory at or below `root`, those inside another included (a
-    /// `.savedState` folder is searched too); nil if `root` cannot be read. Folders below it
-    /// that cannot be read are added to `unreadable`; those `maxDirectoryDepth` keeps the walk
-    /// out of, to `tooDeep`.
+    /// `.savedState` folder is searched too), found by the walk every command takes (see
+    /// `FolderWalk`); nil if `root` cannot be read. Folders below it that cannot be read are
+    /// added to `unreadable`; those `maxDirectoryDepth` keeps the walk out of, to `tooDeep`,
+    /// but for `.savedState` folders at the limit, which are read: only a folder nested in one
+    /// is missed.
     func savedStateDirectories(under root: String, unreadable: inout [(path: String, reason: String)], tooDeep: inout [String]) -> [String]? {
-        guard DirectoryListing.entries(in: root) != nil else { return nil }
-        var found: [String] = []
-        if root.hasSuffix(".savedState") { found.append(root) }
-        // Depth-first, without recursion: a deep tree cannot exhaust the stack.
-        var pending: [(path: String, depth: Int)] = [(root, 0)]
-        while let (path, depth) = pending.popLast() {
-            guard let entries = DirectoryListing.entries(in: path) else {
-                unreadable.append((path, Self.reason(path)))
-                continue
-            }
-            for entry in entries.reversed() where entry.kind == .directory {
-                let child = path + "/" + entry.name
-                if entry.name.hasSuffix(".savedState") { found.append(child) }
-                if depth + 1 < maxDirectoryDepth {
-                    pending.append((child, depth + 1))
-                } else if !entry.name.hasSuffix(".savedState") {
-                    // A .savedState folder at the limit is read; only a folder nested in it is missed.
-                    tooDeep.append(child)
-                }
-            }
-        }
-        return found
+        guard let walk = FolderWalk(root, maxDepth: maxDirectoryDepth) else { return nil }
+        unreadable += walk.unreadable
+        let isSavedState = { (path: String) in path.hasSuffix(".savedState") }
+        tooDeep += walk.tooDeep.filter { !isSavedState($0) }
+        return walk.folders.filter(isSavedState) + walk.tooDeep.filter(isSavedState)
     }
 
     /// The rows of one file: one for an archive or a scene's activity, one per window for a
@@ -110,7 +96,7 @@ public struct ArchiveScanner: Sendable {
         row.discardPending = sidecarFindings.contains { $0.rule == .pendingDiscard }
         row.restoreInterrupted = sidecarFindings.contains { $0.rule == .interruptedRestore }
         do {
-            let contents = try InputFile.contents(of: archive, limit: limits.maxInputBytes, followingLinks: false)
+            let contents = try InputFile.contents(of: archive, limit: limits.maxInputBytes, followingLinks: false, run: limits.run)
             // What identifies the file is kept even when it does not decode: a damaged archive
             // is evidence too.
             row.size = contents.bytes.count
@@ -160,9 +146,19 @@ public struct ArchiveScanner: Sendable {
             rows.append(row)
         }
         let known = directory + "/" + SavedStateDirectory.knownSceneSessions + "/" + SavedStateDirectory.archiveName
-        if DirectoryListing.kind(of: known) != nil,
-           let archive = try? RestorationArchive.read(contentsOf: known, limits: limits, followingLinks: false),
-           case .knownSceneSessions(let sessions)? = archive.content {
+        if DirectoryListing.kind(of: known) != nil {
+            let archive: RestorationArchive
+            do {
+                archive = try RestorationArchive.read(contentsOf: known, limits: limits, followingLinks: false)
+            } catch {
+                // Listed with why, as an archive that cannot be read is: it may hide sessions.
+                var row = ScanRow(path: known, bundleIdentifier: bundle, sceneSession: nil)
+                row.kind = .knownSceneSessions
+                row.problem = error.description
+                row.isUnreadable = true
+                return rows + [row]
+            }
+            guard case .knownSceneSessions(let sessions)? = archive.content else { return rows }
             for session in sessions where !folders.contains(session) {
                 var row = ScanRow(path: known, bundleIdentifier: bundle, sceneSession: session)
                 row.kind = .knownSceneSessions
@@ -173,18 +169,53 @@ public struct ArchiveScanner: Sendable {
         return rows
     }
 
+    /// A row for each other file of `directory` and of its scene folders that is no regular file
+    /// (a FIFO `userInfo.data`, a device, a symbolic link): `scan` reads none of them, and says
+    /// why, so that nothing in the folder is passed over without a word. `found` are the rows
+    /// made of its files so far; the side files beside an archive are told of with its row.
+    private func rowsOfFilesNotRead(in directory: String, found: [ScanRow]) -> [ScanRow] {
+        let folder = directory.split(separator: "/").last.map(String.init) ?? directory
+        let bundle = String(folder.dropLast(".savedState".count))
+        let listed = Set(found.map(\.path))
+        let toldWithTheArchive: Set<Substring> = [Substring(SavedStateDirectory.inProgressName), Substring(SavedStateDirectory.restorationInfoName), "windows.plist"]
+        guard let walk = FolderWalk(directory, maxDepth: 2) else { return [] }
+        return walk.files.compactMap { path -> ScanRow? in
+            let components = path.dropFirst(directory.count + 1).split(separator: "/")
+            guard !listed.contains(path), let name = components.last, !toldWithTheArchive.contains(name),
+                  !components.dropLast().contains(where: { $0.hasSuffix(".savedState") }),
+                  let kind = DirectoryListing.kind(of: path), kind != .file else { return nil }
+            var row = ScanRow(path: path, bundleIdentifier: bundle, sceneSession: nil)
+            row.kind = .propertyList
+            do throws(ArchiveError) {
+                _ = try InputFile.read(path, limit: 0, followingLinks: false)
+                row.problem = "not read"
+            } catch {
+                row.problem = error.description
+            }
+            row.isUnreadable = true
+            return row
+        }
+    }
+
     /// One row per window of a macOS folder's records: its current record, with what validate
     /// finds in it.
     private func windowRows(_ records: MacWindowRecords, _ decoded: RestorationArchive, file: ScanRow) -> [ScanRow] {
         let findings = ArchiveValidator().validate(decoded)
         return records.records.filter(\.isCurrent).map { record in
             var row = file
-            row.window = "window \(record.windowID)"
-            if let title = record.values["rchv"]?.archiveValue?.top["NSTitle"]?.stringValue { row.window! += " " + title }
+            // Named as dump names the record: a window with several records (Mail's "Main
+            // Window", `_NS:146`, `_NSWindow`) has a row for each, told apart by the name.
+            row.window = record.label
+            row.windowID = record.windowID
+            row.record = record.name
+            row.title = record.values["rchv"]?.archiveValue?.top["NSTitle"]?.stringValue
             let own = findings.filter { $0.key == "window \(record.windowID)" }
             row.errors = own.filter { $0.severity == .error }.count
             row.warnings = own.count - row.errors! + file.sidecarNotes.count
             if case .noKey(let why) = record.status { row.problem = "not decrypted: " + why }
+            // Without a list of keys nothing of the file could be read: as unreadable as a file
+            // that cannot be opened.
+            row.isUnreadable = records.lacksKeys
             return row.noting(own)
         }
     }
@@ -199,8 +230,22 @@ public struct ScanRow: Sendable {
     public var sceneSession: String?
     /// What the file is.
     public var kind: SavedStateKind = .restorationArchive
-    /// For a macOS folder's records, the window: `window <id>` and its title.
+    /// For a macOS folder's records, the record as `dump` names it: `window <id>`, and the
+    /// record's name when it is not `_NSWindow` (`window 4294967295 _NSApplication`).
     public var window: String?
+    /// For a macOS folder's records: the window's id, the record's name (its envelope's:
+    /// `_NSWindow`, `Main Window`, `_NS:146`) and the window's title (`NSTitle`).
+    public var windowID: UInt32?
+    public var record: String?
+    public var title: String?
+
+    /// The window as the table, CSV and time line show it: the record's name, then its title
+    /// in double quotes, so that a title never reads as a status. Escaped.
+    public var windowText: String? {
+        guard let window else { return nil }
+        guard let title else { return TextEscaping.escape(window) }
+        return TextEscaping.escape(window) + " \"" + TextEscaping.escape(title).replacingQuotes() + "\""
+    }
     /// When the archive says it was saved (seconds since 2001, as stored).
     public var timestamp: Double?
     /// The archive file's modification time.
@@ -277,10 +322,11 @@ public struct ScanRow: Sendable {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
-    /// Newest first, by the time the archive gives; rows without a time, or with one that is no
-    /// number (NaN), or infinite, last, by path.
+    /// Newest first, by the time the archive gives; rows without a time that can be shown (none,
+    /// NaN, infinite, or outside the years 1 to 9999: the SAVED column shows `-` for each) last,
+    /// by path, so that a row sorts as it reads.
     static func newestFirst(_ a: ScanRow, _ b: ScanRow) -> Bool {
-        func time(_ row: ScanRow) -> Double? { row.timestamp.flatMap { $0.isFinite ? $0 : nil } }
+        func time(_ row: ScanRow) -> Double? { row.timestamp.flatMap { ReferenceDate.iso8601($0) == nil ? nil : $0 } }
         switch (time(a), time(b)) {
         case (let x?, let y?) where x != y: return x > y
         case (.some, nil): return true

@@ -15,7 +15,7 @@ package struct ScanColumn: Sendable {
         ScanColumn(name: "saved") { row in row.timestamp.flatMap(ReferenceDate.iso8601).map(Value.text) },
         ScanColumn(name: "modified") { row in row.modificationTime?.iso8601.map(Value.text) },
         ScanColumn(name: "bundle_id") { row in .text(RawPath.display(row.bundleIdentifier)) },
-        ScanColumn(name: "scene") { row in row.sceneSession.map { .text(RawPath.display($0)) } ?? row.window.map { .text(TextEscaping.escape($0)) } },
+        ScanColumn(name: "scene") { row in row.sceneSession.map { .text(RawPath.display($0)) } ?? row.windowText.map { .text($0) } },
         ScanColumn(name: "bundle_version") { row in row.bundleVersion.map { .text(TextEscaping.escape($0)) } },
         ScanColumn(name: "system_version") { row in row.systemVersion.map { .text(TextEscaping.escape($0)) } },
         ScanColumn(name: "objects") { row in row.objectCount.map(Value.number) },

@@ -7,21 +7,23 @@ package enum ScanTextFormatter {
             [
                 row.timestamp.flatMap(ReferenceDate.iso8601) ?? "-",
                 Self.cut(RawPath.display(row.bundleIdentifier)),
-                row.sceneSession.map { Self.cut(RawPath.display($0)) } ?? row.window.map { Self.cut(TextEscaping.escape($0)) } ?? "-",
+                row.sceneSession.map { Self.cut(RawPath.display($0)) } ?? row.windowText.map(Self.cut) ?? "-",
                 row.systemVersion.map { Self.cut(TextEscaping.escape($0)) } ?? "-",
                 row.objectCount.map(String.init) ?? "-",
                 Self.cut(TextEscaping.escape(row.status) + (row.restoreNote.map { ", " + $0 } ?? "")),
                 RawPath.display(row.path),
             ]
         }
-        var widths = header.map(\.count)
+        // Padded by the cells a terminal gives each character: a Korean title takes two a
+        // character, a combining mark none.
+        var widths = header.map(\.displayWidth)
         for line in cells {
-            for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) }
+            for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.displayWidth) }
         }
         func render(_ line: [String], statusColor: TextStyle.Tone? = nil) -> String {
             var text = ""
             for (column, cell) in line.enumerated() {
-                let padded = column == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+                let padded = column == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.displayWidth + 2)
                 text += column == 5 ? statusColor.map { style.paint(padded, $0) } ?? padded : padded
             }
             return text + "\n"

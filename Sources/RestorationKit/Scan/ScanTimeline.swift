@@ -29,7 +29,7 @@ package struct ScanTimelineEvent: Sendable {
     public var message: String {
         var subject = RawPath.display(row.bundleIdentifier)
         if let scene = row.sceneSession { subject += " scene " + RawPath.display(scene) }
-        if let window = row.window { subject += " " + TextEscaping.escape(window) }
+        if let window = row.windowText { subject += " " + window }
         var facts = [TextEscaping.escape(row.status) + (row.restoreNote.map { ", " + $0 } ?? "")]
         if let objects = row.objectCount { facts.append("\(objects) object\(objects == 1 ? "" : "s")") }
         if let system = row.systemVersion { facts.append("system " + TextEscaping.escape(system)) }

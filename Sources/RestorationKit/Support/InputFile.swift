@@ -6,21 +6,24 @@ import Musl
 import Darwin
 #endif
 
-/// Reads an input file whole, read-only; `-` is standard input.
+/// Reads an input file whole, read-only; `-` is standard input. The one way every command
+/// opens what it reads.
 ///
 /// Evidence files must stay untouched: the file is opened O_RDONLY and nothing is written next
-/// to it. The size is bounded so a huge or endless input (a device node, a pipe) cannot take
-/// all memory, and the open never waits: a FIFO without a writer reads as empty, one whose
-/// writer sends nothing for `idleSeconds` is an error, and what is opened is checked on the
-/// descriptor (`fstat`), not by a `stat` before opening, which a swapped-in file could race.
+/// to it. Only a regular file is read, its size checked before reading: a device node or a FIFO
+/// (named, or reached through a symbolic link) is refused, so that no name makes the tool read
+/// an endless input. Standard input is read up to the size limit; the open never waits, and a
+/// pipe whose writer sends nothing for `idleSeconds` is an error. What is opened is checked on
+/// the descriptor (`fstat`), not by a `stat` before opening, which a swapped-in file could race.
+/// With a run's budget, the bytes read are granted to it (see `RunBudget`).
 package enum InputFile {
     /// How long a pipe or device may send nothing before reading it gives up.
     public static let idleSeconds: Int32 = 30
 
     /// Reads `path`. With `followingLinks` false (files found while walking a directory), a
     /// symbolic link is refused rather than followed.
-    public static func read(_ path: String, limit: Int = DecodingLimits.default.maxInputBytes, followingLinks: Bool = true) throws(ArchiveError) -> [UInt8] {
-        try contents(of: path, limit: limit, followingLinks: followingLinks).bytes
+    public static func read(_ path: String, limit: Int = DecodingLimits.default.maxInputBytes, followingLinks: Bool = true, run: RunBudget? = nil) throws(ArchiveError) -> [UInt8] {
+        try contents(of: path, limit: limit, followingLinks: followingLinks, run: run).bytes
     }
 
     /// A file's bytes and its modification time, both from the one open descriptor.
@@ -31,11 +34,17 @@ package enum InputFile {
     }
 
     /// Reads `path` as `read` does, and says when the file was last modified.
-    public static func contents(of path: String, limit: Int = DecodingLimits.default.maxInputBytes, followingLinks: Bool = true) throws(ArchiveError) -> Contents {
+    public static func contents(of path: String, limit: Int = DecodingLimits.default.maxInputBytes, followingLinks: Bool = true, run: RunBudget? = nil) throws(ArchiveError) -> Contents {
+        let contents = try contents(of: path, limit: limit, followingLinks: followingLinks)
+        run?.grant(inputBytes: contents.bytes.count)
+        return contents
+    }
+
+    private static func contents(of path: String, limit: Int, followingLinks: Bool) throws(ArchiveError) -> Contents {
         if path == "-" {
             return Contents(bytes: try readAll(descriptor: 0, limit: limit))
         }
-        let descriptor = RawPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW)) }
+        let descriptor = PathOpening.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW), followingLinks: followingLinks)
         guard descriptor >= 0 else {
             if errno == ELOOP, !followingLinks {
                 throw ArchiveError(.unreadable, "is a symbolic link, which is not followed")
@@ -56,10 +65,8 @@ package enum InputFile {
                 throw ArchiveError(.limitExceeded, DecodingLimit.inputSize.exceeded(limit) + " (the file is \(status.st_size) bytes)")
             }
             expectedSize = Int(status.st_size)
-        case S_IFIFO, S_IFCHR, S_IFSOCK:
-            guard followingLinks else {
-                throw ArchiveError(.unreadable, "is a \(kindName(status.st_mode)), not a regular file")
-            }
+        case S_IFIFO, S_IFCHR, S_IFBLK, S_IFSOCK:
+            throw ArchiveError(.unreadable, "is a \(kindName(status.st_mode)), not a regular file" + (followingLinks ? " (- reads standard input)" : ""))
         default:
             throw ArchiveError(.unreadable, "is a \(kindName(status.st_mode)), not an archive file")
         }

@@ -52,24 +52,10 @@ package enum RawPath {
         return try terminated.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
-    /// `path` for a terminal: escaped as `TextEscaping` escapes text, a byte that is not UTF-8
-    /// shown as `\xNN`.
+    /// `path` for a terminal: escaped as `TextEscaping` escapes text, where a byte that is not
+    /// UTF-8 shows as `\xNN`.
     public static func display(_ path: String) -> String {
-        guard path.unicodeScalars.contains(where: isMapped) else { return TextEscaping.escape(path) }
-        let digits = Array("0123456789abcdef")
-        var result = ""
-        var run = String.UnicodeScalarView()
-        for scalar in path.unicodeScalars {
-            guard isMapped(scalar) else {
-                run.append(scalar)
-                continue
-            }
-            result += TextEscaping.escape(String(run))
-            run = String.UnicodeScalarView()
-            let byte = Int(scalar.value - base)
-            result += "\\x" + String(digits[byte >> 4]) + String(digits[byte & 0xF])
-        }
-        return result + TextEscaping.escape(String(run))
+        TextEscaping.escape(path)
     }
 
     static func isMapped(_ scalar: Unicode.Scalar) -> Bool {

@@ -68,8 +68,18 @@ package enum TextEscaping {
         return true
     }
 
-    /// `scalar` as the text output escapes a character it does not show: `\u{200b}`.
+    /// `scalar` as the text output escapes a character it does not show: `\u{200b}`; one that
+    /// stands for a byte that is not UTF-8 (see `RawPath`) as that byte, `\xe9`, as names are
+    /// shown.
     static func appendEscape(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        if RawPath.isMapped(scalar) {
+            let digits: StaticString = "0123456789abcdef"
+            let byte = Int(scalar.value - RawPath.base)
+            bytes.append(contentsOf: "\\x".utf8)
+            bytes.append(digits.utf8Start[byte >> 4])
+            bytes.append(digits.utf8Start[byte & 0xF])
+            return
+        }
         bytes.append(contentsOf: "\\u{".utf8)
         appendHex(scalar.value, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
@@ -139,6 +149,14 @@ package enum TextEscaping {
     /// text output's short hexadecimal preview.
     static func writtenSize(ofData count: Int) -> Int {
         (count + 2) / 3 * 4
+    }
+
+    /// Whether JSON writes `scalar`, a character beyond ASCII, as `\uXXXX`: a C1 control, a
+    /// bidirectional control or line separator, or an invisible character, which a terminal or
+    /// an editor would act on or not show. Escaped, the same string reaches every JSON reader,
+    /// and a person sees it.
+    static func isEscapedInJSON(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x80 && !RawPath.isMapped(scalar) && needsEscape(scalar)
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

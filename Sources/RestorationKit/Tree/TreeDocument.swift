@@ -19,16 +19,18 @@ package struct TreeDocument: JSONRepresentable {
     }
 
     private static func node(_ node: RestorationTree.Node) -> JSONNode {
-        .members([
-            "identifierPath": node.identifierPath.rawValue,
-            "label": node.label,
-            "restorationClass": node.restorationClass,
-            "restorationClassDemangled": node.restorationClass.flatMap(SwiftDemangler.demangle),
-            "presented": node.presented,
-            "selected": node.selected,
-            "views": node.views.map(\.rawValue),
-            "stateProblem": node.stateProblem,
-            "dangling": node.dangling.map { ["key": $0.key, "target": $0.target] },
+        // The line read once, not a key path per field: a tree may have tens of thousands.
+        let line = node.line
+        return .members([
+            "identifierPath": line.identifierPath.rawValue,
+            "label": line.label,
+            "restorationClass": line.restorationClass,
+            "restorationClassDemangled": line.restorationClass.flatMap(SwiftDemangler.demangle),
+            "presented": line.presented,
+            "selected": line.selected,
+            "views": line.views.map { $0.rawValue },
+            "stateProblem": line.stateProblem,
+            "dangling": line.dangling.map { ["key": $0.key, "target": $0.target] },
             "children": node.children.map(Self.node),
         ])
     }

@@ -32,25 +32,6 @@ package enum SavedStateDirectory {
         return found
     }
 
-    /// Every file in `directory` and in its subfolders one level down (scene sessions,
-    /// `KnownSceneSessions`), in name order, a folder's own files first: what `dump` shows of
-    /// a `.savedState` folder. Nil when the directory cannot be read; a subfolder that cannot
-    /// be read is named in `unreadable`. Entries that are no directory (links, FIFOs) are
-    /// listed, so that reading them says why they are not read; linked folders are not followed.
-    public static func allFiles(in directory: String, unreadable: inout [String]) -> [String]? {
-        guard let entries = DirectoryListing.entries(in: directory) else { return nil }
-        var files = entries.filter { $0.kind != .directory }.map { directory + "/" + $0.name }
-        for folder in entries where folder.kind == .directory {
-            let path = directory + "/" + folder.name
-            guard let inner = DirectoryListing.entries(in: path) else {
-                unreadable.append(path)
-                continue
-            }
-            files += inner.filter { $0.kind != .directory }.map { path + "/" + $0.name }
-        }
-        return files
-    }
-
     /// The most a side file is read: each is a dictionary of a key or two.
     static let maximumSidecarBytes = 64 << 10
 
@@ -100,7 +81,7 @@ package enum SavedStateDirectory {
 
     private static func readDictionary(_ path: String, limits: DecodingLimits) -> Result<PropertyListDictionary, Problem> {
         do throws(ArchiveError) {
-            let bytes = try InputFile.read(path, limit: min(limits.maxInputBytes, maximumSidecarBytes), followingLinks: false)
+            let bytes = try InputFile.read(path, limit: min(limits.maxInputBytes, maximumSidecarBytes), followingLinks: false, run: limits.run)
             do throws(PropertyListError) {
                 guard case .dictionary(let dictionary) = try PropertyListReader(limits: limits).read(bytes) else {
                     return .failure(Problem(description: "it is not a dictionary"))
