@@ -1,7 +1,7 @@
 # Build, test, install and package restoration-tool.
 #
 #   make                      release binary, Swift standard library linked in statically
-#   make test                 the test suite (swift test)
+#   make test                 the test suite (swift test --disable-swift-testing)
 #   make install              installs what `make` built: binary (stripped), man page, and
 #                             bash, zsh and fish completions under PREFIX; it never builds
 #   make uninstall            removes what install put there
@@ -36,7 +36,7 @@ build:
 	$(SWIFT) build -c release --static-swift-stdlib
 
 test:
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 # No dependency on `build`: run as root, a build would need root's PATH to hold swift and
 # would leave root-owned files in .build.
@@ -50,9 +50,15 @@ install:
 	"$(BINARY)" --generate-completion-script zsh > "$(ZSHDIR)/_restoration-tool"
 	"$(BINARY)" --generate-completion-script fish > "$(FISHDIR)/restoration-tool.fish"
 
+# The directories install made go too when they are left empty, up to (not including) the
+# prefix: rmdir removes none that holds anything.
 uninstall:
 	rm -f "$(BINDIR)/restoration-tool" "$(MANDIR)/restoration-tool.1" "$(BASHDIR)/restoration-tool" \
 		"$(ZSHDIR)/_restoration-tool" "$(FISHDIR)/restoration-tool.fish"
+	@for dir in "$(BINDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"; do \
+		while [ "$$dir" != "$(DESTDIR)$(PREFIX)" ] && [ "$${dir#$(DESTDIR)$(PREFIX)/}" != "$$dir" ] \
+			&& rmdir "$$dir" 2> /dev/null; do dir=$$(dirname "$$dir"); done; \
+	done
 
 # The package holds what install puts under /usr (zsh's completions where Debian's zsh looks,
 # the man page compressed, the licence as Debian's copyright file). Its Depends line is what

@@ -14,12 +14,14 @@ struct RestorationTool: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "restoration-tool",
-        abstract: "Inspect iOS UIKit state-restoration archives (data.data).",
+        abstract: "Inspect iOS state restoration, scene sessions and macOS window state.",
         discussion: """
             UIKit saves an app's view-controller tree to
             Library/Saved Application State/<bundle-id>.savedState/data.data, a keyed archive whose \
-            entries are keyed archives themselves. restoration-tool reads these files on any \
-            machine, without a device.
+            entries are keyed archives themselves; from iOS 13 each scene session saves its user \
+            activity beside it, and macOS AppKit keeps each window's encrypted state in a folder of \
+            the same name. restoration-tool reads all of these on any machine, without a device. \
+            A folder stands for every file in it and in its subfolders.
 
             Exit status: 0 success; 1 findings (validate: errors; diff: differences); 2 a file could not be read \
             (unreadable, not a keyed archive, damaged, or past a limit); 64 usage error; 74 the results \
@@ -49,7 +51,7 @@ struct RestorationTool: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            var text = HelpLayout.limitsLast(fullMessage(for: error))
+            var text = HelpLayout.shown(fullMessage(for: error))
             var status = exitCode(for: error)
             // `help nosuch`: the parser prints the root help and succeeds; a command that does
             // not exist is a usage error.

@@ -30,6 +30,9 @@ struct Scan: ParsableCommand {
     @Flag(name: .long, help: "Write events for a time line (Timesketch, plaso): one per saved time and per file modification time, oldest first.")
     var timeline = false
 
+    @Flag(name: .long, help: "Show no progress line. On a terminal, a scan that takes more than a second counts on standard error the folders walked and the archives read, and erases the line when done.")
+    var quiet = false
+
     @Flag(name: .customLong("no-formula-guard"), help: "In CSV, write a field that begins with =, +, - or @ as it is, without the ' that keeps a spreadsheet from running it as a formula.")
     var noFormulaGuard = false
 
@@ -61,9 +64,13 @@ struct Scan: ParsableCommand {
         color.apply()
         let roots = directories.map(Validate.trimmingTrailingSlashes)
         let limits = decoding.runLimits()
+        var progress = ProgressLine(quiet: quiet)
         let result = DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) {
-            ArchiveScanner(limits: limits, maxDirectoryDepth: maxDirectoryDepth).scan(roots)
+            ArchiveScanner(limits: limits, maxDirectoryDepth: maxDirectoryDepth).scan(roots) { done in
+                progress.show("scanning: \(done.folders) \(done.folders == 1 ? "folder" : "folders") walked, \(done.archives) \(done.archives == 1 ? "archive" : "archives") read")
+            }
         }
+        progress.erase()
         for (path, reason) in result.unreadable {
             let isFile = DirectoryListing.exists(path) && !DirectoryListing.isDirectory(path)
             Console.error(file: path, isFile ? "not a directory (scan searches directories; validate or dump read a file)" : "cannot read this directory: " + reason)

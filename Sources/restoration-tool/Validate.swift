@@ -41,6 +41,11 @@ struct Validate: ParsableCommand {
     var files: [String] = []
 
     mutating func validate() throws {
+        // An empty version is no version to compare with: most often an unset variable in a CI
+        // script (`--bundle-version "$BUILD"`), which must fail, not report every archive.
+        if bundleVersion?.isEmpty == true {
+            throw ValidationError("--bundle-version needs a version; it was given an empty one")
+        }
         if listRules {
             guard files.isEmpty else { throw ValidationError("--list-rules lists the rules and reads no file; leave out \(files.count == 1 ? "the file" : "the files")") }
             return

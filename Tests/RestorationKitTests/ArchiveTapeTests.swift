@@ -1,3 +1,4 @@
+import CPlist
 import Foundation
 import XCTest
 @testable import RestorationKit
@@ -13,6 +14,52 @@ final class ArchiveTapeTests: XCTestCase {
             let bytes = try FixtureFiles.bytes(name)
             return (try? KeyedArchiveDecoder().decodeTape(bytes[...])) == nil ? nil : (name, bytes)
         }
+    }
+
+    /// A plain property list whose array refers to one dictionary `count` times, written by hand
+    /// (Foundation's writer does not share containers; a hostile one does).
+    private static func sharedDictionaryList(_ count: Int) -> [UInt8] {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        offsets.append(bytes.count)
+        bytes += [0xAF, 0x11, UInt8(count >> 8), UInt8(count & 0xFF)] + [UInt8](repeating: 1, count: count)
+        offsets.append(bytes.count)
+        bytes += [0xD1, 2, 3]
+        offsets.append(bytes.count)
+        bytes += [0x5A] + Array("NSWindowID".utf8)
+        offsets.append(bytes.count)
+        bytes += [0x10, 0x07]
+        let table = bytes.count
+        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+        bytes += [0, 0, 0, 0, 0, 0, 2, 1]
+        bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(offsets.count)] + [UInt8](repeating: 0, count: 8)
+        bytes += [0, 0, 0, 0, 0, 0, UInt8(table >> 8), UInt8(table & 0xFF)]
+        return bytes
+    }
+
+    /// A plain property list's container referred to many times is decoded once and shared,
+    /// as a keyed archive's shared objects are, and still counted once per reference.
+    func testAPlainListsSharedContainerIsDecodedOnce() throws {
+        let bytes = Self.sharedDictionaryList(1000)
+        let tape = try KeyedArchiveDecoder().decodeTape(bytes[...], allowsPlain: true)
+        XCTAssertTrue(tape.isPlainPropertyList)
+        XCTAssertLessThan(tape.nodes.count, 1010, "one dictionary block, and the array's 1 000 members")
+        let list = try XCTUnwrap(tape.value(tape.root).elements)
+        XCTAssertEqual(list.count, 1000)
+        XCTAssertTrue(list.allSatisfy { $0["NSWindowID"]?.integerValue == 7 })
+        // The array, and per reference the dictionary, its key and its value: 3 001 values.
+        XCTAssertNoThrow(try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 3001)).decodeTape(bytes[...], allowsPlain: true))
+        XCTAssertThrowsError(try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 3000)).decodeTape(bytes[...], allowsPlain: true))
+        // libplist, the second reader, reads the same list from these bytes.
+        var root: plist_t? = nil
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32($0.count), &root) }
+        }
+        let document = LibplistDocument(owning: try XCTUnwrap(root))
+        var converter = LibplistConverter(limits: .default)
+        guard case .array(let elements) = try converter.convert(document.root) else { return XCTFail("libplist read no array") }
+        XCTAssertEqual(elements.count, 1000)
+        XCTAssertTrue(elements.allSatisfy { $0.dictionaryValue?["NSWindowID"] == .integer(7) })
     }
 
     func testNodesAreSixteenBytes() {

@@ -86,6 +86,27 @@ final class FolderInputTests: XCTestCase {
         XCTAssertEqual(try ToolRunner.run(["diff", folder, folder + "/data.data"]).status, 0)
     }
 
+    /// A long scan counts on a terminal's standard error, erased at the end; never when piped,
+    /// never with --quiet. (`script` gives the tool a terminal.)
+    func testALongScanShowsProgressOnATerminalOnly() throws {
+        for session in 0..<4 {
+            _ = try copy("amplification/shared-user-info.data", to: "app.savedState/S\(session)/data.data")
+        }
+        let piped = try ToolRunner.run(["scan", "--format", "csv", root.path])
+        XCTAssertFalse(piped.stderr.contains("scanning:") || piped.stderr.contains("\r"), piped.stderr)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1)") }
+        for quiet in [false, true] {
+            let command = "'\(ToolRunner.executable.path)' scan \(quiet ? "--quiet " : "")--format csv '\(root.path)' > /dev/null"
+            let run = try ToolRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script")
+            if quiet || run.seconds < 1.2 {
+                XCTAssertFalse(run.stdout.contains("scanning:"), run.stdout)
+            } else {
+                XCTAssertTrue(run.stdout.contains("\rscanning: 6 folders walked, "), run.stdout)
+                XCTAssertTrue(run.stdout.contains("\r\u{1B}[Krestoration-tool: "), "erased before the errors: \(run.stdout)")
+            }
+        }
+    }
+
     /// Two generic keyed archives are compared as any two files of one kind are.
     func testDiffOfGenericKeyedArchives() throws {
         let plain = ToolRunner.fixture("not-restoration.data")

@@ -20,19 +20,28 @@ final class ManualPageTests: XCTestCase {
         }
     }
 
+    /// In a UTF-8 locale and in the C locale (ASCII), as `man` renders the page in each.
     func testRendersWithoutWarnings() throws {
         let groff = ["/usr/bin/groff", "/usr/local/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let groff else { throw XCTSkip("groff is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: groff)
-        process.arguments = ["-mandoc", "-ww", "-Tutf8", page]
-        let errors = Pipe()
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = errors
-        try process.run()
-        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        XCTAssertEqual(warnings, "")
+        for (device, locale) in [("utf8", "C.UTF-8"), ("ascii", "C")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: groff)
+            process.arguments = ["-mandoc", "-ww", "-T" + device, page]
+            process.environment = ["LC_ALL": locale, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, device)
+            XCTAssertEqual(warnings, "", device)
+            // Quotes nest as they read, and the tree example keeps its branches in ASCII.
+            XCTAssertFalse(text.contains("C.UTF-8\"\""), device)
+            if device == "ascii" { XCTAssertTrue(text.contains("`-- [1] NavigationController  (selected)"), text) }
+        }
     }
 }

@@ -11,6 +11,12 @@ final class UnixConventionsTests: XCTestCase {
             XCTAssertEqual(run.status, 0, "\(arguments)")
             XCTAssertEqual(run.stdout, "restoration-tool 0.2.0\n", "\(arguments)")
         }
+        // The help lists every option it takes, -V too, and names every kind the tool reads.
+        for arguments in [["--help"], ["dump", "--help"]] {
+            XCTAssertTrue(try ToolRunner.run(arguments).stdout.contains("\n  -V, --version           Show the version.\n"), "\(arguments)")
+        }
+        let overview = try ToolRunner.run(["--help"]).stdout
+        XCTAssertTrue(overview.hasPrefix("OVERVIEW: Inspect iOS state restoration, scene sessions and macOS window state.\n"), overview)
         // After `--`, -V is a file name.
         let file = try ToolRunner.run(["dump", "--", "-V"])
         XCTAssertEqual(file.status, 2)

@@ -101,6 +101,11 @@ final class ValidateCommandTests: XCTestCase {
         let none = try ToolRunner.run(["validate", "--strict", "--bundle-version", "43", "Fixtures/ios7-plain.data"])
         XCTAssertEqual(none.status, 0, none.stdout)
         XCTAssertFalse(none.stdout.contains("bundle-version-mismatch"), none.stdout)
+        // An empty version (an unset variable in a CI script) is a usage error, not a finding.
+        let empty = try ToolRunner.run(["validate", "--strict", "--bundle-version", "", "Fixtures/validate/clean.data"])
+        XCTAssertEqual(empty.status, 64)
+        XCTAssertEqual(empty.stdout, "")
+        XCTAssertTrue(empty.stderr.hasPrefix("restoration-tool: error: --bundle-version needs a version; it was given an empty one\n"), empty.stderr)
     }
 
     func testSavedStateDirectories() throws {

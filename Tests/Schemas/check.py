@@ -99,9 +99,16 @@ def main():
     run("dump.schema.json", "dump", "--json", "Fixtures/scenes/com.example.notes.savedState")
     run("dump.schema.json", "dump", "--json", "--history", terminal[0] + "/data.data")
     run("diff.schema.json", "diff", "--json", terminal[0] + "/data.data", terminal[1] + "/data.data")
-    check_array = subprocess.run([options.tool, "diff", "--json", terminal[0], "Fixtures/scenes/com.example.notes.savedState"], cwd=ROOT, capture_output=True).stdout
-    for index, document in enumerate(json.loads(check_array)):
-        check("diff.schema.json", "diff --json of two folders, document %d" % index, json.dumps(document))
+    # Every documented shape as a whole: the array of two folders' documents, a file and a
+    # folder, a folder's validate and tree, several files, a scan that could read nothing.
+    run("diff.schema.json", "diff", "--json", terminal[0], "Fixtures/scenes/com.example.notes.savedState")
+    run("diff.schema.json", "diff", "--json", "Fixtures/macos/a", "Fixtures/macos/b")
+    run("diff.schema.json", "diff", "--json", terminal[0] + "/data.data", terminal[1])
+    run("validate.schema.json", "validate", "--json", "Fixtures/macos")
+    run("validate.schema.json", "validate", "--json", "Fixtures/validate/clean.data", "Fixtures/validate/dangling-reference.data")
+    run("tree.schema.json", "tree", "--json", "Fixtures/scenes")
+    run("dump.schema.json", "dump", "--json", "Fixtures/macos")
+    run("scan.schema.json", "scan", "--json", "Fixtures/no-such-directory")
     for a in sorted(glob.glob(os.path.join(ROOT, "Fixtures", "diff", "*-a.data"))):
         run("diff.schema.json", "diff", "--json", os.path.relpath(a, ROOT), os.path.relpath(a, ROOT)[:-7] + "-b.data")
 

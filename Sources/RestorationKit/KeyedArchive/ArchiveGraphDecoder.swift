@@ -32,6 +32,14 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// nodes moved.
     private var batches: [TapeBuilder?] = []
     private var joinedBatches: [TapeBuilder.Relocation?] = []
+    /// In a plain property list (not a keyed archive), each container the table holds is
+    /// decoded once: another reference to it takes its node, counted again, as a shared
+    /// `$objects` entry is. A keyed archive's containers are not shared this way: what they
+    /// decode to depends on the objects under way (a reference back is a `$cycle`).
+    private var sharesContainers = false
+    private var sharedContainers: [Int: (node: TapeNode, nodes: Int, bytes: Int)] = [:]
+    /// The counts when each shared container under way started.
+    private var sharedStarts: [Int: (nodes: Int, bytes: Int)] = [:]
 
     /// Table objects past this many have no entry: hostile counts allocate nothing.
     static var cachedObjects: Int { 1 << 16 }
@@ -290,6 +298,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 let node = keyed
                     ? TapeNode(.dictionary, count: container.count, payload: UInt64(try popPairs(from: members.mark, &s)))
                     : TapeNode(.array, count: container.count, payload: UInt64(try popBlock(from: members.mark, &s)))
+                if sharesContainers, let start = sharedStarts.removeValue(forKey: container.index) {
+                    sharedContainers[container.index] = (node, s.nodes - start.nodes, s.bytes - start.bytes)
+                }
                 delivered = settle(members.owner, node, &s)
             }
         }
@@ -394,6 +405,14 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 try s.consume(1)
                 return TapeNode(.date, payload: date.bitPattern)
             case .array(let container), .dictionary(let container):
+                if sharesContainers {
+                    if let shared = sharedContainers[container.index] {
+                        try s.consume(shared.nodes)
+                        try s.consumeBytes(shared.bytes)
+                        return shared.node
+                    }
+                    sharedStarts[container.index] = (s.nodes, s.bytes)
+                }
                 try s.consume(1)
                 try open(container, &s)
                 let keyed = if case .dictionary = item { true } else { false }
@@ -820,6 +839,7 @@ extension ArchiveGraphDecoder {
     /// Decodes the root value of a plain property list as a value of an archive is decoded:
     /// data that holds a keyed archive becomes a nested archive, under the same limits.
     mutating func decodePlainRoot(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        sharesContainers = true
         let base = s.walk.count
         return try walk(from: base, delivering: try start(table.topObject, depth: baseDepth + 1, &s), &s)
     }

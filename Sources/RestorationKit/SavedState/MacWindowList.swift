@@ -44,18 +44,27 @@ public struct MacWindowList: Sendable, Hashable {
         var entries: [Entry] = []
         var others: [(Int, String)] = []
         var hasKeys = false
-        // Each entry's keys are looked up by their bytes, none made a string: a list may hold
-        // hundreds of thousands of entries.
+        // Each entry's keys are looked up by their bytes, none made a string, and an entry the
+        // list holds many times (one dictionary, shared: one node) is read once: a list may hold
+        // hundreds of thousands of entries. (A dictionary's block start names it, once it has
+        // members: an empty one takes no room.)
+        var read: [UInt64: Entry] = [:]
         for (position, member) in members.enumerated() {
+            if member.kind == .dictionary, member.node.memberCount > 0, let entry = read[member.node.payload] {
+                entries.append(entry)
+                continue
+            }
             guard member.hasStringKeys else {
                 others.append((position, member.kindDescription))
                 continue
             }
             let (windowID, dataKey) = (member["NSWindowID"], member["NSDataKey"])
             hasKeys = hasKeys || windowID != nil || dataKey != nil
-            entries.append(Entry(windowID: windowID?.integerValue, dataKey: dataKey?.dataValue.map(Array.init), title: member["NSTitle"]?.stringValue,
-                                 isMainMenuBar: member["NSIsMainMenuBar"]?.boolValue == true, isGlobal: member["NSIsGlobal"]?.boolValue == true,
-                                 value: member))
+            let entry = Entry(windowID: windowID?.integerValue, dataKey: dataKey?.dataValue.map(Array.init), title: member["NSTitle"]?.stringValue,
+                              isMainMenuBar: member["NSIsMainMenuBar"]?.boolValue == true, isGlobal: member["NSIsGlobal"]?.boolValue == true,
+                              value: member)
+            if member.node.memberCount > 0 { read[member.node.payload] = entry }
+            entries.append(entry)
         }
         guard hasKeys else { return nil }
         self.entries = entries

@@ -18,6 +18,34 @@ public struct MacWindowRecords: Sendable, Hashable {
             /// Its length runs past the end of the file, is too short for a header, or leaves
             /// ciphertext that is not whole blocks.
             case torn(String)
+
+            /// One word a program can switch on: `readable`, `noKey`, `wrongKey` or `torn`.
+            public var code: String {
+                switch self {
+                case .readable: "readable"
+                case .noKey: "noKey"
+                case .wrongKey: "wrongKey"
+                case .torn: "torn"
+                }
+            }
+
+            /// Why it could not be read, in words; nil when it could.
+            public var reason: String? {
+                switch self {
+                case .readable: nil
+                case .noKey(let why), .wrongKey(let why), .torn(let why): why
+                }
+            }
+
+            /// What a person reads: `no key: why`; nil when it could be read.
+            public var problem: String? {
+                switch self {
+                case .readable: nil
+                case .noKey(let why): "no key: " + why
+                case .wrongKey(let why): "wrong key: " + why
+                case .torn(let why): "torn: " + why
+                }
+            }
         }
 
         /// Where the record starts in the file.
@@ -322,14 +350,9 @@ extension MacWindowRecords.Record {
             .init(key: .string("windowID"), value: .integer(Int128(windowID))),
         ]
         if isCurrent { entries.append(.init(key: .string("olderRecords"), value: .integer(Int128(olderRecords)))) }
-        let status: String
-        switch self.status {
-        case .readable: status = "readable"
-        case .noKey(let why): status = "no key: " + why
-        case .wrongKey(let why): status = "wrong key: " + why
-        case .torn(let why): status = "torn: " + why
-        }
-        entries.append(.init(key: .string("status"), value: .string(status)))
+        // A code to switch on, and apart from it why, so that neither is parsed out of the other.
+        entries.append(.init(key: .string("status"), value: .string(status.code)))
+        if let reason = status.reason { entries.append(.init(key: .string("reason"), value: .string(reason))) }
         if let name { entries.append(.init(key: .string("name"), value: .string(name))) }
         if let envelopeField { entries.append(.init(key: .string("envelopeField"), value: .integer(Int128(envelopeField)))) }
         for (tag, value) in values.entries { entries.append(.init(key: .string(tag), value: value)) }

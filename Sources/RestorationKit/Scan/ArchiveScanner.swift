@@ -21,13 +21,26 @@ public struct ArchiveScanner: Sendable {
         public var notSearched: [(root: String, count: Int, first: String)]
     }
 
-    public func scan(_ roots: [String]) -> Result {
+    /// How far a scan has come: folders walked, archives read.
+    public struct Progress: Sendable {
+        public var folders = 0
+        public var archives = 0
+    }
+
+    /// Scans `roots`; `progress` is told how far it has come after each folder walked and each
+    /// archive read, for a long scan to show (it must be quick).
+    public func scan(_ roots: [String], progress: (Progress) -> Void = { _ in }) -> Result {
         var rows: [ScanRow] = []
         var unreadable: [(path: String, reason: String)] = []
         var notSearched: [(root: String, count: Int, first: String)] = []
+        var done = Progress()
         for root in roots {
             var tooDeep: [String] = []
-            guard let savedStates = savedStateDirectories(under: root, unreadable: &unreadable, tooDeep: &tooDeep) else {
+            let walked = done.folders
+            guard let savedStates = savedStateDirectories(under: root, unreadable: &unreadable, tooDeep: &tooDeep, progress: { folders in
+                done.folders = walked + folders
+                progress(done)
+            }) else {
                 unreadable.append((root, Self.reason(root)))
                 continue
             }
@@ -47,6 +60,8 @@ public struct ArchiveScanner: Sendable {
                 var found: [ScanRow] = []
                 for archive in archives {
                     found += self.rows(archive, savedState: directory, sidecars: sidecars)
+                    done.archives += 1
+                    progress(done)
                 }
                 found += sessionRowsWithoutActivity(in: directory, found: found)
                 found += rowsOfFilesNotRead(in: directory, found: found)
@@ -73,8 +88,10 @@ public struct ArchiveScanner: Sendable {
     /// added to `unreadable`; those `maxDirectoryDepth` keeps the walk out of, to `tooDeep`,
     /// but for `.savedState` folders at the limit, which are read: only a folder nested in one
     /// is missed.
-    func savedStateDirectories(under root: String, unreadable: inout [(path: String, reason: String)], tooDeep: inout [String]) -> [String]? {
-        guard let walk = FolderWalk(root, maxDepth: maxDirectoryDepth) else { return nil }
+    func savedStateDirectories(
+        under root: String, unreadable: inout [(path: String, reason: String)], tooDeep: inout [String], progress: (Int) -> Void = { _ in }
+    ) -> [String]? {
+        guard let walk = FolderWalk(root, maxDepth: maxDirectoryDepth, progress: progress) else { return nil }
         unreadable += walk.unreadable
         let isSavedState = { (path: String) in path.hasSuffix(".savedState") }
         tooDeep += walk.tooDeep.filter { !isSavedState($0) }

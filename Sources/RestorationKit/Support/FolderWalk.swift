@@ -20,8 +20,9 @@ package struct FolderWalk: Sendable {
     public static let defaultDepth = 64
 
     /// Walks `root`, entering folders fewer than `maxDepth` levels below it; nil if `root`
-    /// itself cannot be read as a folder.
-    public init?(_ root: String, maxDepth: Int = FolderWalk.defaultDepth) {
+    /// itself cannot be read as a folder. `progress` is called with the count of folders read
+    /// after each one.
+    public init?(_ root: String, maxDepth: Int = FolderWalk.defaultDepth, progress: (Int) -> Void = { _ in }) {
         guard let top = DirectoryListing.entries(in: root) else { return nil }
         var pending: [(path: String, depth: Int, entries: [(name: String, kind: DirectoryListing.EntryKind)]?)] = [(root, 0, top)]
         while let (folder, depth, listed) = pending.popLast() {
@@ -30,6 +31,7 @@ package struct FolderWalk: Sendable {
                 continue
             }
             folders.append(folder)
+            progress(folders.count)
             let prefix = folder == "/" ? "/" : folder + "/"
             files += entries.filter { $0.kind != .directory }.map { prefix + $0.name }
             for entry in entries.reversed() where entry.kind == .directory {

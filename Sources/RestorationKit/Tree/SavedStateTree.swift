@@ -11,14 +11,7 @@ extension RestorationTree {
                 var label = record.label
                 if let title = record.values["rchv"]?.archiveValue?.top["NSTitle"]?.stringValue { label += " \"\(title)\"" }
                 if record.olderRecords > 0 { label += " (\(record.olderRecords) older \(record.olderRecords == 1 ? "record" : "records"))" }
-                var problem: String?
-                switch record.status {
-                case .readable: problem = nil
-                case .noKey(let why): problem = "no key: " + why
-                case .wrongKey(let why): problem = "wrong key: " + why
-                case .torn(let why): problem = "torn: " + why
-                }
-                return Self.leaf(label, problem: problem)
+                return Self.leaf(label, problem: record.status.problem)
             }
         case .windowList(let list)?:
             roots = list.entries.enumerated().map { position, entry in
