@@ -2,6 +2,8 @@
 #
 #   make                      release binary, Swift standard library linked in statically
 #   make test                 the test suite (swift test --disable-swift-testing)
+#   make docs                 RestorationKit's documentation catalog, built with DocC into
+#                             .build/docs (warnings are errors)
 #   make install              installs what `make` built: binary (stripped), man page, and
 #                             bash, zsh and fish completions under PREFIX; it never builds
 #   make uninstall            removes what install put there
@@ -27,7 +29,7 @@ BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR ?= $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all build test install uninstall deb dist
+.PHONY: all build test docs install uninstall deb dist
 
 all: build
 
@@ -37,6 +39,17 @@ build:
 
 test:
 	$(SWIFT) test --disable-swift-testing
+
+# The library's public symbols (swift package dump-symbol-graph) and its catalog, converted by
+# the toolchain's docc: no plugin to fetch. Only RestorationKit's symbol graphs are documented.
+DOCC ?= docc
+docs:
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public > .build/symbol-graph.log
+	rm -rf .build/docs .build/docs-symbols && mkdir -p .build/docs-symbols
+	cp "$$(sed -n 's/^Files written to //p' .build/symbol-graph.log)"/RestorationKit*.symbols.json .build/docs-symbols/
+	"$(DOCC)" convert Sources/RestorationKit/RestorationKit.docc --additional-symbol-graph-dir .build/docs-symbols \
+		--output-path .build/docs --fallback-display-name RestorationKit --fallback-bundle-identifier org.restoration-tool.RestorationKit \
+		--warnings-as-errors
 
 # No dependency on `build`: run as root, a build would need root's PATH to hold swift and
 # would leave root-owned files in .build.

@@ -3,8 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "restoration-tool",
-    // Int128 in the public API and Synchronization's Atomic need macOS 15; Linux has both.
-    platforms: [.macOS(.v15)],
+    // Int128 in the public API and Synchronization's Mutex set the minimums: the releases of
+    // 2024 on every Apple platform. Linux has both.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "RestorationKit", targets: ["RestorationKit"]),
         .executable(name: "restoration-tool", targets: ["restoration-tool"]),

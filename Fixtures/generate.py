@@ -673,6 +673,19 @@ def nsvalue_archive():
             selectedRange=special_value(4, **{"NS.rangeval.location": 3, "NS.rangeval.length": 5}),
             contentInsets=special_value(12, **{"NS.edgeval.top": 20.5, "NS.edgeval.left": 1.5,
                                                "NS.edgeval.bottom": 34.25, "NS.edgeval.right": 2.5}),
+            # Codes 10, 11, 13 and 14 as -[NSConcreteValue encodeWithCoder:] writes them (reals
+            # from encodeDouble:forKey:); no archive of them is in FORMAT.md's evidence.
+            transform=special_value(10, **{"NS.atval.a": 0.5, "NS.atval.b": 0.0, "NS.atval.c": 0.0,
+                                           "NS.atval.d": 2.0, "NS.atval.tx": 10.0, "NS.atval.ty": -20.25}),
+            safeAreaInsets=special_value(11, **{"NS.edgeval.top": 47.0, "NS.edgeval.left": 0.0,
+                                                "NS.edgeval.bottom": 34.0, "NS.edgeval.right": 0.0}),
+            titleOffset=special_value(13, **{"NS.offset.h": 1.5, "NS.offset.v": -3.0}),
+            layoutMargins=special_value(14, **{"NS.dirEdgeVal.top": 8.0, "NS.dirEdgeVal.leading": 16.0,
+                                               "NS.dirEdgeVal.bottom": 8.0, "NS.dirEdgeVal.trailing": 16.0}),
+            # A rect spelled as swift-corelibs-foundation spells it: numbers, and the text kept.
+            spelledRect=special_value(3, **{"NS.rectval": "{{0.0, 64.0}, {375.0, 603.0}}"}),
+            # A rect whose string spells no numbers: the string alone.
+            textRect=special_value(3, **{"NS.rectval": "{{nan, 1}, {2, 3}}"}),
             # Not exactly Foundation's fields: objects, every field shown.
             unknownStructure=special_value(99, **{"NS.rectval": "{{1, 2}, {3, 4}}"}),
             extraField=special_value(3, **{"NS.rectval": "{{1, 2}, {3, 4}}", "note": "extra"}),

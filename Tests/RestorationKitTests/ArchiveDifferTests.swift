@@ -19,7 +19,7 @@ final class ArchiveDifferTests: XCTestCase {
     private func lines(_ changes: [ArchiveChange]) -> [String] {
         changes.map { change in
             let marker = ["added": "+", "removed": "-", "changed": "~"][change.kind.rawValue]!
-            return marker + " " + (change.identifierPath ?? "(archive)") + " " + DiffTextFormatter.pathText(change.path) + (change.summary.map { " (" + $0 + ")" } ?? "")
+            return marker + " " + (change.identifierPath?.rawValue ?? "(archive)") + " " + DiffTextFormatter.pathText(change.path) + (change.summary.map { " (" + $0 + ")" } ?? "")
         }
     }
 
@@ -163,7 +163,7 @@ final class ArchiveDifferTests: XCTestCase {
                 if case .key(let key) = component { return key }
                 return "?"
             }
-            return ([marker, change.identifierPath ?? ""] + (keys.isEmpty ? [] : [keys.joined(separator: ".")])).joined(separator: " ")
+            return ([marker, change.identifierPath?.rawValue ?? ""] + (keys.isEmpty ? [] : [keys.joined(separator: ".")])).joined(separator: " ")
         }
         XCTAssertGreaterThan(DeepStack.parts(of: count).count, 8)
         XCTAssertEqual(changes.count, expected.count)

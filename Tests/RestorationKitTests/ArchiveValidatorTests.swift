@@ -69,7 +69,7 @@ final class ArchiveValidatorTests: XCTestCase {
                       list: ArchiveFields([(RestorationKeys.viewRestorationData, views)])],
             extraTop: [(RestorationKeys.firstResponders, .array([.string(cell), .string(cell + "/Field"), .string(list + "/Other/Field")]))])
         let unknown = ArchiveValidator().validate(saved).filter { $0.rule == .firstResponderUnknownPath }.compactMap(\.identifierPath)
-        XCTAssertEqual(unknown, [list + "/Other/Field"])
+        XCTAssertEqual(unknown, [IdentifierPath(list + "/Other/Field")])
     }
 
     func testDanglingChildTruncatesTheArray() {
@@ -169,7 +169,7 @@ final class ArchiveValidatorTests: XCTestCase {
         XCTAssertEqual(second.entries.map(\.key), [.string(path + "/Header"), .string(path + "/Footer")])
         let findings = ArchiveValidator().validate(whole)
         XCTAssertEqual(rules(findings), ["error:undecodable-state"])
-        XCTAssertEqual(findings.first?.identifierPath, path + "/Footer")
+        XCTAssertEqual(findings.first?.identifierPath, IdentifierPath(path + "/Footer"))
     }
 
     /// `scan`'s tally counts what `validate` finds, the reference rules' findings without
@@ -239,7 +239,7 @@ final class ArchiveValidatorTests: XCTestCase {
         let value = ArchiveValue.array([.reference("Gone/A"), empty, holder, .reference("Root"), nested, .reference("Gone/C")])
         let state = ArchiveFields([("history", value), ("other", .reference("Gone/A"))])
         let diagnostics = ArchiveValidator().validate(archive(paths: ["Root"], objects: ["Root": state]))
-        XCTAssertEqual(diagnostics.map { "\($0.key ?? ""):\($0.rule.rawValue):\($0.target ?? "")" }, [
+        XCTAssertEqual(diagnostics.map { "\($0.key ?? ""):\($0.rule.rawValue):\($0.target?.rawValue ?? "")" }, [
             "history:dangling-reference:Gone/A", "history:proxy-without-path:", "history:dangling-reference:Gone/B",
             "history:dangling-reference:Gone/C", "other:dangling-reference:Gone/A",
         ])
@@ -252,7 +252,7 @@ final class ArchiveValidatorTests: XCTestCase {
         var compared = 0
         for name in names.sorted() {
             guard let archive = try? FixtureFiles.archive(name), archive.isRestorationArchive else { continue }
-            let expected = ArchiveValidator().validate(archive).filter { $0.rule == .danglingReference }.map { "\($0.key ?? "") → \($0.target ?? "")" }
+            let expected = ArchiveValidator().validate(archive).filter { $0.rule == .danglingReference }.map { "\($0.key ?? "") → \($0.target?.rawValue ?? "")" }
             let tree = RestorationTree(archive)
             var drawnByPath: [IdentifierPath: [(key: String, target: String)]] = [:]
             func visit(_ node: RestorationTree.Node) {

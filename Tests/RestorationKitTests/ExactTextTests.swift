@@ -79,7 +79,7 @@ final class ExactTextTests: XCTestCase {
         let a = try FixtureFiles.archive("diff/normalization-a.data")
         let b = try FixtureFiles.archive("diff/normalization-b.data")
         let list = "TabController/:[0]:/NavigationController/:[0]:/ListViewController/"
-        let paths = [list + Self.composed, list + Self.decomposed].map(IdentifierPath.init)
+        let paths = [list + Self.composed, list + Self.decomposed].map { IdentifierPath($0) }
         for path in paths {
             XCTAssertEqual(a.objects.filter { $0.identifierPath == path }.count, 1, path.rawValue)
         }

@@ -133,4 +133,49 @@ final class LibraryAPITests: XCTestCase {
         }
         XCTAssertEqual(outcomes, Array(repeating: true, count: 10))
     }
+
+    /// The program in README.md's "The library", line for line: it compiles here, and what it
+    /// prints is what a reader of the README would see.
+    func testTheREADMEProgram() throws {
+        let readme = try String(contentsOfFile: FixtureFiles.root + "/README.md", encoding: .utf8)
+        let section = try XCTUnwrap(readme.components(separatedBy: "## The library\n").dropFirst().first)
+        let program = try XCTUnwrap(section.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let source = try String(contentsOfFile: "\(#filePath)", encoding: .utf8)
+        for line in program.split(separator: "\n") {
+            XCTAssertTrue(source.contains("\n        " + line + "\n"), "README's line is not in this test: \(line)")
+        }
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        let folder = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(FixtureFiles.root)
+        defer { FileManager.default.changeCurrentDirectoryPath(folder) }
+
+        let path = "Fixtures/validate/dangling-reference.data"
+        let archive = try RestorationArchive(contentsOf: path)
+        for object in archive.objects {
+            print(object.identifierPath, object.restorationClassName ?? "-")
+        }
+        let report = ArchiveValidator().report(for: archive, file: path)
+        for finding in report.diagnostics {
+            print(finding.severity, finding.rule.rawValue, finding.identifierPath ?? "(archive)", finding.message)
+        }
+        print(report.verdict)
+
+        XCTAssertEqual(printed, [
+            "TabController -",
+            "TabController/:[0]:/NavigationController -",
+            "TabController/:[0]:/NavigationController/:[0]:/ListViewController -",
+            "TabController/:[1]:/NavigationController -",
+            "TabController/:[1]:/NavigationController/:[0]:/SettingsViewController Demo.SettingsViewController",
+            "error dangling-reference TabController/:[1]:/NavigationController can't find child view controller at index 1 with identifier "
+                + "TabController/:[1]:/NavigationController/:[1]:/DetailViewController (no object was saved under it): UIKit truncates the child array at index 1",
+            "error dangling-reference TabController/:[1]:/NavigationController/:[0]:/SettingsViewController kPresentedViewControllerKey refers to "
+                + "TabController/:[1]:/NavigationController/:[0]:/SettingsViewController/GoneViewController, but no object was saved under that path: "
+                + "the presented view controller is not restored",
+            "invalid (2 errors, 0 warnings)",
+        ])
+        // The catalog's overview holds the same program.
+        let catalog = try String(contentsOfFile: FixtureFiles.root + "/Sources/RestorationKit/RestorationKit.docc/RestorationKit.md", encoding: .utf8)
+        XCTAssertTrue(catalog.contains("```swift\n" + program + "```"), "the catalog's program differs from README's")
+    }
 }

@@ -36,7 +36,7 @@ final class NoFindingWithoutEvidenceTests: XCTestCase {
         let target: String?
 
         init(_ diagnostic: Diagnostic) {
-            (severity, rule, path, key, target) = (diagnostic.severity, diagnostic.rule, diagnostic.identifierPath, diagnostic.key, diagnostic.target)
+            (severity, rule, path, key, target) = (diagnostic.severity, diagnostic.rule, diagnostic.identifierPath?.rawValue, diagnostic.key, diagnostic.target?.rawValue)
         }
 
         var description: String { "\(severity.rawValue)[\(rule.rawValue)] \(path ?? "(archive)") \(key ?? "")" }

@@ -39,6 +39,22 @@ final class RestorationArchiveTests: XCTestCase {
         XCTAssertNil(first.state?[RestorationKeys.viewRestorationData], "views are moved out of the state")
     }
 
+    /// `object(at:)` finds every listed object by its path (a string literal is a path), and a
+    /// copy with other objects finds only its own.
+    func testObjectAtPath() throws {
+        let archive = try FixtureFiles.archive("ios8-tabbar.data")
+        for object in archive.objects {
+            XCTAssertEqual(archive.object(at: object.identifierPath)?.identifierPath, object.identifierPath)
+        }
+        XCTAssertNotNil(archive.object(at: "TabController"))
+        XCTAssertNil(archive.object(at: "TabController/:[9]:/Nothing"))
+        let navigation: IdentifierPath = "TabController/:[1]:/NavigationController"
+        let restricted = archive.restricted(to: navigation)
+        XCTAssertNil(restricted.object(at: "TabController"), "the copy's index is its own")
+        XCTAssertEqual(restricted.object(at: navigation)?.identifierPath, navigation)
+        XCTAssertNotNil(archive.object(at: "TabController"), "the original keeps its own")
+    }
+
     func testIOS7PlainPaths() throws {
         let archive = try FixtureFiles.archive("ios7-plain.data")
         XCTAssertNil(archive.bundleVersion)

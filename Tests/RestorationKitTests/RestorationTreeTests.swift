@@ -49,9 +49,9 @@ final class RestorationTreeTests: XCTestCase {
         let tree = RestorationTree(broken)
         let found = ArchiveValidator().validate(broken).filter { $0.rule == .danglingReference }
         XCTAssertEqual(found.count, 2000)
-        XCTAssertEqual(tree.roots.first?.dangling.map(\.target), found.map(\.target))
+        XCTAssertEqual(tree.roots.first?.dangling.map(\.target), found.compactMap { $0.target?.rawValue })
         XCTAssertEqual(Set(tree.roots.first?.dangling.map(\.key) ?? []), [RestorationKeys.children])
-        let drawn = found.reduce(0) { $0 + RestorationKeys.children.utf8.count + ($1.target?.utf8.count ?? 0) }
+        let drawn = found.reduce(0) { $0 + RestorationKeys.children.utf8.count + ($1.target?.rawValue.utf8.count ?? 0) }
         XCTAssertNotNil(RestorationTree(broken, outputLimit: drawn))
         XCTAssertNil(RestorationTree(broken, outputLimit: drawn - 1))
         XCTAssertNil(RestorationTree(broken, outputLimit: 100))
@@ -140,7 +140,7 @@ final class RestorationTreeTests: XCTestCase {
     func testMarksInTextAndGraphs() {
         func line(_ label: String, presented: Bool, selected: Bool, views: [String]) -> RestorationTree.Line {
             RestorationTree.Line(identifierPath: IdentifierPath("Root/" + label), label: label,
-                                 views: views.map(IdentifierPath.init), presented: presented, selected: selected)
+                                 views: views.map { IdentifierPath($0) }, presented: presented, selected: selected)
         }
         let tree = RestorationTree(depthFirst: [
             (RestorationTree.Line(identifierPath: IdentifierPath("Root"), label: "Root"), 0),

@@ -14,7 +14,7 @@ public struct ArchiveChange: Hashable, Sendable {
 
     public var kind: Kind
     /// The object the change is in; nil for the archive level.
-    public var identifierPath: String?
+    public var identifierPath: IdentifierPath?
     /// Where in the object (or archive): `["state", "preferences", "theme"]`, `["views", path, key]`,
     /// `["timestamp"]`; empty for a whole object added or removed.
     public var path: [PathComponent]
@@ -35,11 +35,11 @@ public struct ArchiveChange: Hashable, Sendable {
         set { newSide = newValue.map(ChangeSide.given) }
     }
 
-    public init(_ kind: Kind, identifierPath: String?, path: [PathComponent], old: DiffValue? = nil, new: DiffValue? = nil, summary: String? = nil) {
+    public init(_ kind: Kind, identifierPath: IdentifierPath?, path: [PathComponent], old: DiffValue? = nil, new: DiffValue? = nil, summary: String? = nil) {
         self.init(kind, identifierPath: identifierPath, path: path, oldSide: old.map(ChangeSide.given), newSide: new.map(ChangeSide.given), summary: summary)
     }
 
-    init(_ kind: Kind, identifierPath: String?, path: [PathComponent], oldSide: ChangeSide?, newSide: ChangeSide? = nil, summary: String? = nil) {
+    init(_ kind: Kind, identifierPath: IdentifierPath?, path: [PathComponent], oldSide: ChangeSide?, newSide: ChangeSide? = nil, summary: String? = nil) {
         self.kind = kind
         self.identifierPath = identifierPath
         self.path = path

@@ -102,7 +102,7 @@ public struct ArchiveDiffer: Sendable {
                 for index in range where !changes.isFull {
                     let path = a.objects[index].identifierPath
                     guard let newIndex = newObjects[path] else {
-                        changes.append(ArchiveChange(.removed, identifierPath: path.rawValue, path: [], summary: "object removed"))
+                        changes.append(ArchiveChange(.removed, identifierPath: path, path: [], summary: "object removed"))
                         continue
                     }
                     values.object(a.objects[index], b.objects[newIndex], into: &changes)
@@ -113,7 +113,7 @@ public struct ArchiveDiffer: Sendable {
         }
         for part in parts { changes.append(contentsOf: part) }
         for new in b.objects where !oldPaths.contains(new.identifierPath) {
-            changes.append(ArchiveChange(.added, identifierPath: new.identifierPath.rawValue, path: [], summary: "object added"))
+            changes.append(ArchiveChange(.added, identifierPath: new.identifierPath, path: [], summary: "object added"))
         }
     }
 
@@ -144,7 +144,7 @@ private struct TapeValueDiffer {
         object = path
         if !differ.isIgnored("restorationClassMap"), !differ.isIgnored("restorationClass"), !a.restorationClass.isExactly(b.restorationClass) {
             let kind: ArchiveChange.Kind = a.restorationClass == nil ? .added : (b.restorationClass == nil ? .removed : .changed)
-            changes.append(ArchiveChange(kind, identifierPath: path, path: [.key("restorationClass")],
+            changes.append(ArchiveChange(kind, identifierPath: IdentifierPath(path), path: [.key("restorationClass")],
                 old: a.restorationClass.map { .value(.string($0)) }, new: b.restorationClass.map { .value(.string($0)) },
                 summary: kind == .added ? "restoration class set" : (kind == .removed ? "restoration class removed" : "restoration class changed")))
         }
@@ -156,12 +156,12 @@ private struct TapeValueDiffer {
         case (nil, nil):
             switch (old.entry, new.entry) {
             case (let oldEntry?, let newEntry?): value(.node(oldEntry), .node(newEntry), path: [.key("state")], into: &changes)
-            case (let oldEntry?, nil): changes.append(ArchiveChange(.removed, identifierPath: path, path: [.key("state")], oldSide: oldValue(.node(oldEntry))))
-            case (nil, let newEntry?): changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("state")], oldSide: nil, newSide: newValue(.node(newEntry))))
+            case (let oldEntry?, nil): changes.append(ArchiveChange(.removed, identifierPath: IdentifierPath(path), path: [.key("state")], oldSide: oldValue(.node(oldEntry))))
+            case (nil, let newEntry?): changes.append(ArchiveChange(.added, identifierPath: IdentifierPath(path), path: [.key("state")], oldSide: nil, newSide: newValue(.node(newEntry))))
             case (nil, nil): break
             }
         default:
-            changes.append(ArchiveChange(.changed, identifierPath: path, path: [.key("state")],
+            changes.append(ArchiveChange(.changed, identifierPath: IdentifierPath(path), path: [.key("state")],
                 old: a.undecodedEntry.map(DiffValue.value), new: b.undecodedEntry.map(DiffValue.value),
                 summary: old.state == nil ? "state became decodable" : "state is no longer decodable: \(b.stateProblem ?? "")"))
         }
@@ -173,13 +173,13 @@ private struct TapeValueDiffer {
             if let other = newByPath[IdentifierPath(viewPath)] {
                 fields(TapeObject.State(whole: view.archive), TapeObject.State(whole: other), path: [.key("views"), .key(viewPath)], into: &changes)
             } else {
-                changes.append(ArchiveChange(.removed, identifierPath: path, path: [.key("views"), .key(viewPath)], summary: "view removed"))
+                changes.append(ArchiveChange(.removed, identifierPath: IdentifierPath(path), path: [.key("views"), .key(viewPath)], summary: "view removed"))
             }
         }
         for view in new.views {
             let viewPath = pair.new.string(of: view.path)
             if !oldPaths.contains(IdentifierPath(viewPath)) {
-                changes.append(ArchiveChange(.added, identifierPath: path, path: [.key("views"), .key(viewPath)], summary: "view added"))
+                changes.append(ArchiveChange(.added, identifierPath: IdentifierPath(path), path: [.key("views"), .key(viewPath)], summary: "view added"))
             }
         }
     }
@@ -214,7 +214,7 @@ private struct TapeValueDiffer {
                 if let inside = self.steps(inside: a, b, path: path) {
                     steps.append(inside)
                 } else {
-                    changes.append(ArchiveChange(.changed, identifierPath: object, path: path, oldSide: oldValue(a), newSide: newValue(b)))
+                    changes.append(ArchiveChange(.changed, identifierPath: object.map { IdentifierPath($0) }, path: path, oldSide: oldValue(a), newSide: newValue(b)))
                 }
             case .fields(let fields):
                 keys: while let key = fields.nextKey(), !changes.isFull {
@@ -222,16 +222,16 @@ private struct TapeValueDiffer {
                     switch fields.values(of: key, in: pair) {
                     case (let old?, let new?):
                         if key.isExactly(RestorationKeys.children), let reorder = childrenReordered(old, new) {
-                            changes.append(ArchiveChange(.changed, identifierPath: object, path: keyPath, oldSide: oldValue(old), newSide: newValue(new), summary: reorder))
+                            changes.append(ArchiveChange(.changed, identifierPath: object.map { IdentifierPath($0) }, path: keyPath, oldSide: oldValue(old), newSide: newValue(new), summary: reorder))
                         } else {
                             // The rest of the keys after this value's changes.
                             steps += [.fields(fields), .value(old, new, path: keyPath)]
                             break keys
                         }
                     case (let old?, nil):
-                        changes.append(ArchiveChange(.removed, identifierPath: object, path: keyPath, oldSide: oldValue(old)))
+                        changes.append(ArchiveChange(.removed, identifierPath: object.map { IdentifierPath($0) }, path: keyPath, oldSide: oldValue(old)))
                     case (nil, let new?):
-                        changes.append(ArchiveChange(.added, identifierPath: object, path: keyPath, oldSide: nil, newSide: newValue(new)))
+                        changes.append(ArchiveChange(.added, identifierPath: object.map { IdentifierPath($0) }, path: keyPath, oldSide: nil, newSide: newValue(new)))
                     case (nil, nil):
                         break
                     }
@@ -240,9 +240,9 @@ private struct TapeValueDiffer {
                 for index in from..<max(a.memberCount, b.memberCount) where !changes.isFull {
                     let elementPath = path + [.index(index)]
                     if index >= b.memberCount {
-                        changes.append(ArchiveChange(.removed, identifierPath: object, path: elementPath, oldSide: oldValue(.node(pair.old.member(index, of: a)))))
+                        changes.append(ArchiveChange(.removed, identifierPath: object.map { IdentifierPath($0) }, path: elementPath, oldSide: oldValue(.node(pair.old.member(index, of: a)))))
                     } else if index >= a.memberCount {
-                        changes.append(ArchiveChange(.added, identifierPath: object, path: elementPath, oldSide: nil, newSide: newValue(.node(pair.new.member(index, of: b)))))
+                        changes.append(ArchiveChange(.added, identifierPath: object.map { IdentifierPath($0) }, path: elementPath, oldSide: nil, newSide: newValue(.node(pair.new.member(index, of: b)))))
                     } else {
                         // The rest of the elements after this one's changes.
                         steps += [.elements(a, b, path: path, from: index + 1), .value(.node(pair.old.member(index, of: a)), .node(pair.new.member(index, of: b)), path: elementPath)]

@@ -32,7 +32,7 @@ package struct DiffDocument: JSONRepresentable {
     private static func node(_ change: ArchiveChange) -> JSONNode {
         var members: [(key: String, value: JSONNode)] = [
             ("change", .string(change.kind.rawValue)),
-            ("identifierPath", change.identifierPath.jsonNode),
+            ("identifierPath", change.identifierPath?.rawValue.jsonNode ?? .null),
             // Keys as strings, array indices as numbers, as jq paths are written.
             ("path", .array(change.path.map { component in
                 switch component {

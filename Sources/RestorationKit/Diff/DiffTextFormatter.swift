@@ -18,14 +18,14 @@ package struct DiffTextFormatter: Sendable {
     /// Values are written in their compact form, which keeps a stack of its own.
     public func format(_ changes: [ArchiveChange], a: String, b: String, outputLimit: Int) -> String? {
         var text = paint("--- " + RawPath.display(a), .bold) + "\n" + paint("+++ " + RawPath.display(b), .bold) + "\n"
-        var groups: [String?] = []
-        var byGroup: [String?: [ArchiveChange]] = [:]
+        var groups: [IdentifierPath?] = []
+        var byGroup: [IdentifierPath?: [ArchiveChange]] = [:]
         for change in changes {
             if byGroup[change.identifierPath] == nil { groups.append(change.identifierPath) }
             byGroup[change.identifierPath, default: []].append(change)
         }
         for group in groups {
-            text += paint(group.map(TextEscaping.escape) ?? "(archive)", .cyan) + "\n"
+            text += paint(group.map { TextEscaping.escape($0.rawValue) } ?? "(archive)", .cyan) + "\n"
             for change in byGroup[group] ?? [] {
                 text += line(change) + "\n"
                 if text.utf8.count > outputLimit { return nil }

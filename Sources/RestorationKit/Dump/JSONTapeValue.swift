@@ -48,14 +48,7 @@ struct JSONTapeValue {
         case .uuid:
             writeTagged("$uuid", to: &writer) { $0.writeString(ByteFormatting.uuidString(Array(bytes(of: node)))) }
         case .special:
-            // `{"$rect": "{{0, 0}, {320, 480}}"}`, `{"$range": {"length": 5, "location": 3}}`.
-            let structure = FoundationValues.specialStructure(of: node, in: view)
-            writeTagged(structure.tag, to: &writer) { writer in
-                guard node.memberCount > 2 else { return writeLeaf(view.value(1, of: node), to: &writer) }
-                writeMembers(structure.members.count, to: &writer, key: { MemberKey(structure.members[$0]) }) { writer, index in
-                    writeLeaf(view.value(index + 1, of: node), to: &writer)
-                }
-            }
+            writeStructure(node, to: &writer)
         case .null, .boolean, .integer, .real, .float, .date, .cycle:
             writeScalar(view.scalar(node)!, to: &writer)
         case .array, .set, .orderedSet, .dictionary, .object, .url, .archive:
@@ -250,6 +243,33 @@ struct JSONTapeValue {
         case .pair(let dictionary, let position):
             let node = index == 0 ? view.member(position, of: dictionary) : view.value(position, of: dictionary)
             open(node, in: &walk, to: &writer)
+        }
+    }
+
+    /// An NSValue's structure as numbers: `{"$range": {"length": 5, "location": 3}}`, `{"$rect":
+    /// {"height": 480, "width": 320, "x": 0, "y": 0}}`. A point's, size's or rect's numbers are
+    /// those its archived string spells, with the string as `text` when it is not the spelling
+    /// Apple's Foundation gives them, and the string alone when it spells no numbers (see
+    /// `GeometryText`): nothing archived is lost.
+    private func writeStructure(_ node: TapeNode, to writer: inout JSONTextWriter) {
+        let structure = FoundationValues.specialStructure(of: node, in: view)
+        writeTagged(structure.tag, to: &writer) { writer in
+            guard structure.isGeometry else {
+                return writeMembers(structure.members.count, to: &writer, key: { MemberKey(structure.members[$0]) }) { writer, index in
+                    writeLeaf(view.value(index + 1, of: node), to: &writer)
+                }
+            }
+            let textNode = view.value(1, of: node)
+            let geometry = GeometryText(view.string(of: textNode))
+            guard let numbers = geometry.numbers else { return writeLeaf(textNode, to: &writer) }
+            let count = numbers.count + (geometry.isCanonical ? 0 : 1)
+            writeMembers(count, to: &writer, key: { $0 < numbers.count ? MemberKey(structure.members[$0]) : MemberKey("text") }) { writer, index in
+                if index < numbers.count {
+                    writeScalar(.real(numbers[index]), to: &writer)
+                } else {
+                    writeLeaf(textNode, to: &writer)
+                }
+            }
         }
     }
 

@@ -237,17 +237,20 @@ struct TextDumpValues {
             out.appendEscaped(view.string(of: node))
         case .archive: writeCount(node.memberCount, "Keyed Archive (", "key", "keys", into: &out)
         case .special:
-            // "Rect {{0, 0}, {320, 480}}" (the string Foundation wrote), "Range {3, 5}".
+            // "Rect {{0, 0}, {320, 480}}" (the string Foundation wrote), "Range {3, 5}",
+            // "Affine Transform {{1.0, 0.0, 0.0, 1.0}, {10.0, 20.0}}".
             let structure = FoundationValues.specialStructure(of: node, in: view)
             out.append(structure.title)
             out.append(" ")
-            guard node.memberCount > 2 else { return out.appendEscaped(view.string(of: view.value(1, of: node))) }
-            out.append("{")
+            guard !structure.isGeometry else { return out.appendEscaped(view.string(of: view.value(1, of: node))) }
+            // An affine transform as Apple's Foundation describes one: "{{a, b, c, d}, {tx, ty}}".
+            let isTransform = structure.members.count == 6
+            out.append(isTransform ? "{{" : "{")
             for position in 1..<node.memberCount {
-                if position > 1 { out.append(", ") }
+                if position > 1 { out.append(isTransform && position == 5 ? "}, {" : ", ") }
                 writeScalar(view.scalar(view.value(position, of: node))!, into: &out)
             }
-            out.append("}")
+            out.append(isTransform ? "}}" : "}")
         }
     }
 

@@ -62,7 +62,7 @@ package enum JSONDeferred {
                     switch member {
                     case 0: writer.writeString(diagnostic.severity.rawValue)
                     case 1: writer.writeString(diagnostic.rule.rawValue)
-                    case 2: writer.writeString(diagnostic.identifierPath)
+                    case 2: writer.writeString(diagnostic.identifierPath?.rawValue)
                     case 3: writer.writeString(diagnostic.key)
                     default: writer.writeString(diagnostic.message)
                     }

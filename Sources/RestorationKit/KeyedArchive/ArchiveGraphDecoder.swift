@@ -178,26 +178,18 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         guard let objectsIndex, case .array(let objects) = try object(objectsIndex, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: $objects is \(try describe(objectsIndex, &s)), not an array")
         }
-        var version: PropertyListValue?
+        // Foundation refuses any other version ("Unknown archive version"), and so does this.
+        // Always an integer in practice; anything else is named by its type.
+        var found = "missing"
         if let versionIndex = try value(.version, of: root, &s) {
-            // Always an integer in practice; anything else is kept whole.
-            if case .scalar(let scalar) = try object(versionIndex, &s) {
-                version = scalar
+            if case .scalar(.integer(let number)) = try object(versionIndex, &s) {
+                found = "\(number)"
             } else {
-                do throws(PropertyListError) {
-                    version = try table.tree(limits: s.limits, from: versionIndex)
-                } catch {
-                    throw s.error(error)
-                }
+                found = try describe(versionIndex, &s)
             }
         }
-        // Foundation refuses any other version ("Unknown archive version"), and so does this.
-        guard version == .integer(KeyedArchive.archiverVersion) else {
-            let found = version.map { value -> String in
-                if case .integer(let number) = value { return "\(number)" }
-                return "a \(value.typeName)"
-            }
-            throw s.error(.malformed, "unsupported keyed archive: $version is \(found ?? "missing"), not \(KeyedArchive.archiverVersion) (the only version NSKeyedArchiver writes and Foundation reads)")
+        guard found == "\(KeyedArchive.archiverVersion)" else {
+            throw s.error(.malformed, "unsupported keyed archive: $version is \(found), not \(KeyedArchive.archiverVersion) (the only version NSKeyedArchiver writes and Foundation reads)")
         }
         // One slot per entry is allocated up front: bound the count by the values the archive
         // may make, or a small file of repeated references could ask for gigabytes.

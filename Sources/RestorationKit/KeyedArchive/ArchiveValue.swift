@@ -124,7 +124,7 @@ public struct ArchiveValue: Sendable {
 
     /// A nested keyed archive's `$top`.
     public var archiveValue: KeyedArchive? {
-        node.kind == .archive ? KeyedArchive(top: namedMembers, version: .integer(KeyedArchive.archiverVersion)) : nil
+        node.kind == .archive ? KeyedArchive(top: namedMembers, version: KeyedArchive.archiverVersion) : nil
     }
 
     /// An object's fields, a nested archive's `$top`, or a dictionary whose keys are all
@@ -185,37 +185,41 @@ public struct ArchiveValue: Sendable {
         case dictionary(ArchiveDictionary)
         case uuid([UInt8])
         case url(ArchiveURL)
-        /// An object; an NSValue holding a Foundation structure is one too (its kind says `special`).
         case object(ArchiveObject)
+        /// An NSValue holding one of Foundation's structures (`objectValue` is the NSValue).
+        case structure(NSValueStructure)
         case reference(String)
         case archive(KeyedArchive)
         case cycle(UInt64)
     }
 
     public var content: Content {
-        switch scalar {
-        case .null?: return .null
-        case .boolean(let value)?: return .boolean(value)
-        case .integer(let value)?: return .integer(value)
-        case .real(let value)?: return .real(value)
-        case .float(let value)?: return .float(value)
-        case .date(let value)?: return .date(value)
-        case .cycle(let value)?: return .cycle(value)
-        case nil: break
-        }
         switch node.kind {
-        case .string: return .string(stringValue!)
-        case .reference: return .reference(tape.string(node))
-        case .data: return .data(archiveData!)
-        case .uuid: return .uuid(uuidValue!)
-        case .array: return .array(elements!)
-        case .set: return .set(elements!)
-        case .orderedSet: return .orderedSet(elements!)
-        case .dictionary: return .dictionary(dictionaryValue!)
-        case .url: return .url(urlValue!)
-        case .archive: return .archive(archiveValue!)
-        default: return .object(objectValue!)
+        case .null: .null
+        case .boolean: .boolean(node.payload != 0)
+        case .integer: .integer(integerValue!)
+        case .real: .real(Double(bitPattern: node.payload))
+        case .float: .float(Float(bitPattern: UInt32(truncatingIfNeeded: node.payload)))
+        case .date: .date(Double(bitPattern: node.payload))
+        case .cycle: .cycle(node.payload)
+        case .string: .string(tape.string(node))
+        case .reference: .reference(tape.string(node))
+        case .data: .data(archiveData!)
+        case .uuid: .uuid(uuidValue!)
+        case .array: .array(Elements(value: self))
+        case .set: .set(Elements(value: self))
+        case .orderedSet: .orderedSet(Elements(value: self))
+        case .dictionary: .dictionary(dictionaryValue!)
+        case .url: .url(urlValue!)
+        case .archive: .archive(archiveValue!)
+        case .object: .object(objectValue!)
+        case .special: .structure(structureValue!)
         }
+    }
+
+    /// What an NSValue holding one of Foundation's structures holds.
+    public var structureValue: NSValueStructure? {
+        node.kind == .special ? tape.withView { NSValueStructure(node, in: $0) } : nil
     }
 
     /// A short name of the value's kind, for messages ("a string", "an object of class C").

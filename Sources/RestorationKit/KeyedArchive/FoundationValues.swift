@@ -170,8 +170,8 @@ enum FoundationValues {
     }
 
     /// A structure an NSValue holds, as Foundation archives it: `NS.special` gives its code,
-    /// and its fields follow (swift-corelibs-foundation's `NSSpecialValue`; the points, sizes
-    /// and rects as the strings `NSStringFromRect` and its kin write).
+    /// and its fields follow (the codes and fields of `-[NSConcreteValue encodeWithCoder:]`;
+    /// points, sizes and rects as the strings `NSStringFromRect` and its kin write).
     struct SpecialStructure: Sendable {
         /// How the text names it ("Rect").
         let title: StaticString
@@ -180,23 +180,42 @@ enum FoundationValues {
         /// The fields after `NS.special`, in Foundation's order, all of `fieldKind`.
         let fields: [StaticString]
         let fieldKind: TapeKind
-        /// The JSON members of a structure of several fields, one per field.
+        /// The JSON members, one per number: a point's, size's or rect's are those its one
+        /// string field spells (see `GeometryText`), the others' one per field.
         let members: [StaticString]
+
+        /// Whether its one field is a string of numbers (a point, a size, a rect).
+        var isGeometry: Bool { fieldKind == .string }
     }
 
     static let specialStructures: [Int: SpecialStructure] = [
-        1: SpecialStructure(title: "Point", tag: "$point", fields: ["NS.pointval"], fieldKind: .string, members: []),
-        2: SpecialStructure(title: "Size", tag: "$size", fields: ["NS.sizeval"], fieldKind: .string, members: []),
-        3: SpecialStructure(title: "Rect", tag: "$rect", fields: ["NS.rectval"], fieldKind: .string, members: []),
+        1: SpecialStructure(title: "Point", tag: "$point", fields: ["NS.pointval"], fieldKind: .string, members: ["x", "y"]),
+        2: SpecialStructure(title: "Size", tag: "$size", fields: ["NS.sizeval"], fieldKind: .string, members: ["width", "height"]),
+        3: SpecialStructure(title: "Rect", tag: "$rect", fields: ["NS.rectval"], fieldKind: .string, members: ["x", "y", "width", "height"]),
         4: SpecialStructure(title: "Range", tag: "$range", fields: ["NS.rangeval.location", "NS.rangeval.length"], fieldKind: .integer,
                             members: ["location", "length"]),
+        10: SpecialStructure(title: "Affine Transform", tag: "$transform",
+                             fields: ["NS.atval.a", "NS.atval.b", "NS.atval.c", "NS.atval.d", "NS.atval.tx", "NS.atval.ty"],
+                             fieldKind: .real, members: ["m11", "m12", "m21", "m22", "tX", "tY"]),
+        11: SpecialStructure(title: "UI Edge Insets", tag: "$uiEdgeInsets", fields: ["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"],
+                             fieldKind: .real, members: ["top", "left", "bottom", "right"]),
         12: SpecialStructure(title: "Edge Insets", tag: "$edgeInsets", fields: ["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"],
                              fieldKind: .real, members: ["top", "left", "bottom", "right"]),
+        13: SpecialStructure(title: "Offset", tag: "$offset", fields: ["NS.offset.h", "NS.offset.v"], fieldKind: .real,
+                             members: ["horizontal", "vertical"]),
+        14: SpecialStructure(title: "Directional Edge Insets", tag: "$directionalEdgeInsets",
+                             fields: ["NS.dirEdgeVal.top", "NS.dirEdgeVal.leading", "NS.dirEdgeVal.bottom", "NS.dirEdgeVal.trailing"],
+                             fieldKind: .real, members: ["top", "leading", "bottom", "trailing"]),
     ]
 
-    /// The structure a `special` node holds (its first value is `NS.special`).
+    /// The code of the structure a `special` node holds (its first value is `NS.special`).
+    static func specialCode(of node: TapeNode, in view: TapeView) -> Int {
+        Int(Int64(bitPattern: view.value(0, of: node).payload))
+    }
+
+    /// The structure a `special` node holds.
     static func specialStructure(of node: TapeNode, in view: TapeView) -> SpecialStructure {
-        specialStructures[Int(Int64(bitPattern: view.value(0, of: node).payload))]!
+        specialStructures[specialCode(of: node, in: view)]!
     }
 
     /// An NSValue whose fields are exactly `NS.special`, a code Foundation writes, and that

@@ -1,8 +1,9 @@
 /// A decoded NSKeyedArchiver archive: its `$top` keys with their values.
 public struct KeyedArchive: Hashable, Sendable {
     public var top: ArchiveFields
-    /// `$version` as written (NSKeyedArchiver writes 100000).
-    public var version: PropertyListValue?
+    /// `$version`: NSKeyedArchiver writes 100000, the only version Foundation and this decoder
+    /// read.
+    public var version: Int128
     /// The root dictionary's fixed keys (`$archiver`, `$top`, `$objects`, `$version`) that it
     /// holds more than once, with how many times: the first of each is read. NSKeyedArchiver
     /// never writes one twice.
@@ -16,7 +17,7 @@ public struct KeyedArchive: Hashable, Sendable {
     /// The `$version` NSKeyedArchiver writes, the only one Foundation's unarchiver reads.
     public static let archiverVersion: Int128 = 100_000
 
-    public init(top: ArchiveFields, version: PropertyListValue? = nil) {
+    public init(top: ArchiveFields, version: Int128 = KeyedArchive.archiverVersion) {
         self.top = top
         self.version = version
     }

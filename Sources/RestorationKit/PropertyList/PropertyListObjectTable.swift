@@ -114,17 +114,16 @@ extension PropertyListObjectTable {
         return nil
     }
 
-    /// The property list (or the part of it under object `index`) as a tree of values: each
-    /// object decoded once and shared after that, a reference cycle refused, and depth and
-    /// expansion bounded by `limits`.
-    func tree(limits: DecodingLimits, from index: Int? = nil) throws(PropertyListError) -> PropertyListValue {
+    /// The property list as a tree of values: each object decoded once and shared after that, a
+    /// reference cycle refused, and depth and expansion bounded by `limits`.
+    func tree(limits: DecodingLimits) throws(PropertyListError) -> PropertyListValue {
         // One slot per object is allocated up front: bound the count by the values the list may
         // expand to, or a small file of tiny objects could ask for gigabytes.
         guard objectCount <= limits.maxNodes else {
             throw PropertyListError(limits.exceeded(.nodes), at: byteOffset(of: topObject), exceedsLimit: true)
         }
         var builder = PropertyListTreeBuilder(table: self, limits: limits)
-        return try builder.value(index ?? topObject, depth: 0)
+        return try builder.value(topObject, depth: 0)
     }
 }
 

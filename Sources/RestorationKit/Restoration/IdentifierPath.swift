@@ -6,7 +6,7 @@
 ///
 /// Paths are equal when their bytes are (see `ExactText`): "Café" spelled with U+00E9 and with
 /// "e" + U+0301 are two paths, as they are to UIKit.
-public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
+public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public enum Component: Hashable, Sendable {
         case identifier(String)
         /// `:[n]:`, the child's index in its container.
@@ -23,6 +23,11 @@ public struct IdentifierPath: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
     public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// A path written in code: `archive.object(at: "TabController/:[0]:/ListViewController")`.
+    public init(stringLiteral rawValue: String) {
         self.rawValue = rawValue
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A UIKit state-restoration archive (`data.data`), read into UIKit's terms.
 ///
 /// Whatever the model does not interpret stays visible: keys it does not know are in `appState`,
@@ -18,7 +20,9 @@ public struct RestorationArchive: Hashable, Sendable {
     /// `kRootRestorationIdentifiersKey`, in the order UIKit saved the objects (duplicates kept).
     public internal(set) var identifierPaths: [IdentifierPath]
     /// One object per distinct listed path, in listed order.
-    public internal(set) var objects: [RestorationObject]
+    public internal(set) var objects: [RestorationObject] {
+        didSet { objectIndex = ObjectIndex() }
+    }
     /// The remaining `$top` keys.
     public internal(set) var appState: ArchiveFields
     /// What the model could not interpret, in words.
@@ -36,6 +40,8 @@ public struct RestorationArchive: Hashable, Sendable {
     let appStatePositions: [Int]
     /// Each `$top` key that appears more than once, with its count (see `repeatedKeys`).
     let repeatedTopKeys: [(key: String, count: Int)]
+    /// `objects`' positions by path, for `object(at:)`.
+    private var objectIndex = ObjectIndex()
 
     /// The decoded archive the model was read from: its `$top` keys and their values (views).
     public var archive: KeyedArchive {
@@ -102,7 +108,7 @@ public struct RestorationArchive: Hashable, Sendable {
             guard value.kind == .array, let elements = value.elements else { return nil }
             let paths = elements.compactMap(\.stringValue)
             guard paths.count == elements.count else { return nil }
-            return paths.map(IdentifierPath.init)
+            return paths.map { IdentifierPath($0) }
         } ?? []
 
         // Each path once. A path with an entry is known by the entry's position (hashing every
@@ -181,9 +187,31 @@ public struct RestorationArchive: Hashable, Sendable {
         return copy
     }
 
-    /// The object saved under `path`, if it is listed.
+    /// The object saved under `path`, if it is listed: looked up in an index of the objects'
+    /// paths, made by the first call (most commands never ask).
     public func object(at path: IdentifierPath) -> RestorationObject? {
-        objects.first { $0.identifierPath == path }
+        objectIndex.position(of: path, in: objects).map { objects[$0] }
+    }
+}
+
+/// The positions of an archive's objects by identifier path, made when first asked for and shared
+/// by the archive's copies until one changes its objects.
+private final class ObjectIndex: Sendable {
+    private let positions = Mutex<[IdentifierPath: Int]?>(nil)
+
+    func position(of path: IdentifierPath, in objects: [RestorationObject]) -> Int? {
+        positions.withLock { positions in
+            if positions == nil {
+                var index: [IdentifierPath: Int] = [:]
+                index.reserveCapacity(objects.count)
+                // Paths are distinct; the first is kept all the same.
+                for (position, object) in objects.enumerated() where index[object.identifierPath] == nil {
+                    index[object.identifierPath] = position
+                }
+                positions = index
+            }
+            return positions![path]
+        }
     }
 }
 

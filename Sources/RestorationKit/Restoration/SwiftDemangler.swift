@@ -8,13 +8,13 @@
 /// demangler gives it, so it is read here. Every other form is shown as stored: generic,
 /// private and substituted names may expand exponentially (a few hundred bytes demangle to
 /// gigabytes), and the input is untrusted.
-public enum SwiftDemangler {
+package enum SwiftDemangler {
     /// The longest name demangled: class names are short.
     static let maximumLength = 1024
 
     /// The demangled name, or nil when `name` is not a mangled Swift name of a plain nominal
     /// type.
-    public static func demangle(_ name: String) -> String? {
+    package static func demangle(_ name: String) -> String? {
         guard looksMangled(name) else { return nil }
         // Objective-C runtime names of Swift classes still use the old `_Tt` form: translated
         // to the current mangling first.

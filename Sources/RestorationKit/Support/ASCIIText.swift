@@ -2,14 +2,14 @@
 /// `--charset ascii`): the tool's own drawing characters become their ASCII forms, as tree(1)
 /// draws `|--` for `├──`, and any other character past ASCII, which only input holds, is
 /// written as an escape (`\u{e9}`), the form the text output already gives invisible ones.
-public enum ASCIIText {
+package enum ASCIIText {
     private static let replacements: [Unicode.Scalar: String] = [
         "├": "|", "└": "`", "│": "|", "─": "-",
         "✗": "x", "…": "...", "→": "->",
     ]
 
     /// `text` in ASCII, or nil once it would pass `limit` bytes.
-    public static func converted(_ text: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
+    package static func converted(_ text: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
         var output: [UInt8] = []
         output.reserveCapacity(min(text.count, limit))
         var index = 0
@@ -44,7 +44,7 @@ public enum ASCIIText {
     /// Whether the locale asks for UTF-8: the first of LC_ALL, LC_CTYPE and LANG that is set
     /// and not empty names a UTF-8 character set ("en_US.UTF-8", "C.utf8"). None set is the
     /// POSIX locale, which is ASCII.
-    public static func localeIsUTF8(environment: (String) -> String?) -> Bool {
+    package static func localeIsUTF8(environment: (String) -> String?) -> Bool {
         for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
             guard let value = environment(name), !value.isEmpty else { continue }
             let lowered = value.lowercased()

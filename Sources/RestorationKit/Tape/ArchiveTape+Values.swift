@@ -3,7 +3,7 @@
 extension ArchiveTape {
     /// The file's archive: its `$top` keys, with their values as views.
     var keyedArchive: KeyedArchive {
-        var archive = KeyedArchive(top: fields(root), version: .integer(KeyedArchive.archiverVersion))
+        var archive = KeyedArchive(top: fields(root), version: KeyedArchive.archiverVersion)
         archive.repeatedRootKeys = Dictionary(repeatedRootKeys, uniquingKeysWith: max)
         return archive
     }

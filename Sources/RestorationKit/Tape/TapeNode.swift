@@ -56,8 +56,8 @@ public enum TapeKind: UInt8, Sendable {
     case archive
     /// A reference back to an object still being decoded; the payload is its UID.
     case cycle
-    /// An NSValue holding one of Foundation's structures (a point, a size, a rect, a range, edge
-    /// insets: `FoundationValues.SpecialStructure`), laid out as its object: `NS.special`, then
+    /// An NSValue holding one of Foundation's structures (a point, a size, a rect, a range, an
+    /// affine transform, edge insets, an offset: `FoundationValues.SpecialStructure`), laid out as its object: `NS.special`, then
     /// the structure's fields in Foundation's order.
     case special
 

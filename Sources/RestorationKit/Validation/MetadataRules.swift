@@ -34,7 +34,7 @@ enum MetadataRules {
         let repeated = archive.repeatedTopKeys
         let listed = repeated.isEmpty ? [] : Set(archive.identifierPaths.map(\.rawValue))
         for (key, count) in repeated {
-            diagnostics.append(Diagnostic(.warning, .repeatedTopKey, path: listed.contains(key) ? key : nil, key: key,
+            diagnostics.append(Diagnostic(.warning, .repeatedTopKey, path: listed.contains(key) ? IdentifierPath(key) : nil, key: key,
                 "$top holds \(key) \(count) times: NSKeyedUnarchiver reads one of the values, and which one is not known; the tool reads the first"))
         }
         if let expected = expectedBundleVersion, let saved = archive.bundleVersion, saved != expected {

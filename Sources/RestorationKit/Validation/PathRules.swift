@@ -12,24 +12,24 @@ enum PathRules {
         var diagnostics: [Diagnostic] = []
         let path = object.identifierPath
         if let count = context.repeatedPaths[path] {
-            diagnostics.append(Diagnostic(.error, .duplicatePath, path: path.rawValue, key: RestorationKeys.identifierPaths,
+            diagnostics.append(Diagnostic(.error, .duplicatePath, path: path, key: RestorationKeys.identifierPaths,
                 "listed \(count) times in \(RestorationKeys.identifierPaths); paths must be unique, and UIKit restores the object once"))
         }
         let problem = malformation(path)
         if let problem {
-            diagnostics.append(Diagnostic(.error, .malformedPath, path: path.rawValue, key: RestorationKeys.identifierPaths,
+            diagnostics.append(Diagnostic(.error, .malformedPath, path: path, key: RestorationKeys.identifierPaths,
                 "malformed identifier path: \(problem)"))
         }
         // A malformed path has no meaningful parent: only well-formed ones can be orphans.
         if problem == nil, let parent = path.parent, !context.saved.contains(parent.rawValue) {
-            diagnostics.append(Diagnostic(.warning, .orphanPath, path: path.rawValue,
+            diagnostics.append(Diagnostic(.warning, .orphanPath, path: path,
                 "its parent path \(parent.rawValue) has no saved object, so UIKit has no container to restore it into"))
         }
         if onTape.state == nil && object.undecodedEntry == nil {
-            diagnostics.append(Diagnostic(.error, .missingObject, path: path.rawValue, key: RestorationKeys.identifierPaths,
+            diagnostics.append(Diagnostic(.error, .missingObject, path: path, key: RestorationKeys.identifierPaths,
                 "listed in \(RestorationKeys.identifierPaths), but the archive has no entry for it: UIKit cannot restore it"))
         } else if onTape.state == nil, let problem = object.stateProblem {
-            diagnostics.append(Diagnostic(.error, .undecodableState, path: path.rawValue,
+            diagnostics.append(Diagnostic(.error, .undecodableState, path: path,
                 "\(problem): UIKit cannot decode its state"))
         }
         diagnostics += undecodableViews(of: object, onTape, view)
@@ -47,18 +47,18 @@ enum PathRules {
             let looksLikeObject = nested.top.keys.contains(where: objectKeys.contains)
                 || IdentifierPath(key).parent.map { context.listed.contains($0.rawValue) } == true
             if looksLikeObject {
-                diagnostics.append(Diagnostic(.warning, .unlistedObject, path: key,
+                diagnostics.append(Diagnostic(.warning, .unlistedObject, path: IdentifierPath(key),
                     "the archive holds this object's state, but the path is not listed in \(RestorationKeys.identifierPaths): UIKit will not restore it"))
             }
         }
 
         for (path, className) in archive.restorationClassMap.entries {
             if className.isEmpty {
-                diagnostics.append(Diagnostic(.error, .classMapUnknownPath, path: path, key: RestorationKeys.classMap,
+                diagnostics.append(Diagnostic(.error, .classMapUnknownPath, path: IdentifierPath(path), key: RestorationKeys.classMap,
                     "the restoration class map gives an empty class name: UIKit cannot find a restoration class to recreate the object"))
             }
             if !context.saved.contains(path) {
-                diagnostics.append(Diagnostic(.warning, .classMapUnknownPath, path: path, key: RestorationKeys.classMap,
+                diagnostics.append(Diagnostic(.warning, .classMapUnknownPath, path: IdentifierPath(path), key: RestorationKeys.classMap,
                     "the restoration class map names this path, but no object was saved under it"))
             }
         }
@@ -141,7 +141,7 @@ enum PathRules {
             } else {
                 problem = "its entry is \(view.kindDescription(value)), not a keyed archive"
             }
-            return Diagnostic(.error, .undecodableState, path: key.kind == .string ? view.string(of: key) : object.identifierPath.rawValue,
+            return Diagnostic(.error, .undecodableState, path: key.kind == .string ? IdentifierPath(view.string(of: key)) : object.identifierPath,
                 key: RestorationKeys.viewRestorationData, "view state of \(object.identifierPath.rawValue): \(problem): UIKit cannot decode it")
         }
     }

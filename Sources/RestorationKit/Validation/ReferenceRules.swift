@@ -42,7 +42,7 @@ enum ReferenceRules {
         }
         for (key, count) in repeatedKeys(state, view) {
             sink.add(.warning, .repeatedStateKey) {
-                Diagnostic(.warning, .repeatedStateKey, path: path, key: key,
+                Diagnostic(.warning, .repeatedStateKey, path: IdentifierPath(path), key: key,
                     "its state holds \(key) \(count) times: NSKeyedUnarchiver reads one of the values, and which one is not known; every value is shown and checked")
             }
         }
@@ -130,14 +130,14 @@ enum ReferenceRules {
                         }, uniquingKeysWith: { first, _ in first })
                     }
                     let first = firstIndex![ExactText(target)]!
-                    return Diagnostic(.error, .duplicateSiblingIdentifier, path: container, key: RestorationKeys.children,
+                    return Diagnostic(.error, .duplicateSiblingIdentifier, path: IdentifierPath(container), key: RestorationKeys.children,
                         "children \(first) and \(index) are both \(target): no index component tells them apart, so UIKit cannot restore them as two view controllers")
                 }
                 continue
             }
             firstIndex?[ExactText(target)] = index
             if !context.saved.contains(target) {
-                sink.addDangling(path: container, key: RestorationKeys.children, target: target, Diagnostic(.error, .danglingReference, path: container, key: RestorationKeys.children, target: target,
+                sink.addDangling(path: container, key: RestorationKeys.children, target: target, Diagnostic(.error, .danglingReference, path: IdentifierPath(container), key: RestorationKeys.children, target: IdentifierPath(target),
                     "can't find child view controller at index \(index) with identifier \(target) (no object was saved under it): UIKit truncates the child array at index \(index)"))
             }
         }
@@ -158,7 +158,7 @@ enum ReferenceRules {
             guard IdentifierPath(selected).parent != IdentifierPath(container) else { return nil }
             reason = "isn't a child of the tab bar controller (its path's parent is not \(container))"
         }
-        return Diagnostic(.error, .selectedTabNotChild, path: container, key: key,
+        return Diagnostic(.error, .selectedTabNotChild, path: IdentifierPath(container), key: key,
             "the selected view controller \(selected) \(reason): UIKit logs \"TabBarController's selected view controller from State Restoration isn't contained in Tab Controller, skipping\" and keeps its default selection")
     }
 
@@ -185,7 +185,7 @@ enum ReferenceRules {
             case .proxyWithoutPath:
                 sink.add(.error, .proxyWithoutPath) { proxyWithoutPath(path: path, key: key, at: key) }
             case .dangling(let target):
-                sink.addDangling(path: path, key: key, target: target, Diagnostic(.error, .danglingReference, path: path, key: key, target: target,
+                sink.addDangling(path: path, key: key, target: target, Diagnostic(.error, .danglingReference, path: path.map { IdentifierPath($0) }, key: key, target: IdentifierPath(target),
                     "\(key) refers to \(target), but no object was saved under that path: \(consequence(of: key))"))
             }
         }
@@ -206,7 +206,7 @@ enum ReferenceRules {
     }
 
     private static func proxyWithoutPath(path: String?, key: String, at place: String) -> Diagnostic {
-        Diagnostic(.error, .proxyWithoutPath, path: path, key: key,
+        Diagnostic(.error, .proxyWithoutPath, path: path.map { IdentifierPath($0) }, key: key,
             "\(place) is an object reference (\(RestorationKeys.proxyClass)) without a string kObjectIdentifierPathProxyIdentifierPathKey: UIKit logs \"Couldn't decode restoration identifier path, returning nil\"")
     }
 
@@ -227,7 +227,7 @@ enum ReferenceRules {
         return paths.compactMap(\.stringValue).compactMap { path in
             guard !isKnown(path), IdentifierPath(path).parent.map({ isKnown($0.rawValue) }) != true else { return nil }
             guard !undecodable.containsAncestor(of: path) else { return nil }
-            return Diagnostic(.warning, .firstResponderUnknownPath, path: path, key: RestorationKeys.firstResponders,
+            return Diagnostic(.warning, .firstResponderUnknownPath, path: IdentifierPath(path), key: RestorationKeys.firstResponders,
                 "the first responder path names neither a saved object or view nor a view of a saved object: UIKit cannot make it first responder again")
         }
     }

@@ -59,7 +59,7 @@ package enum ValidationTextFormatter {
     public static func format(_ report: ValidationReport, displayName: String, style: TextStyle = .plain) -> String {
         var text = ""
         for diagnostic in report.diagnostics {
-            let path = diagnostic.identifierPath.map(TextEscaping.escape) ?? "(archive)"
+            let path = diagnostic.identifierPath.map { TextEscaping.escape($0.rawValue) } ?? "(archive)"
             let severity = style.paint(diagnostic.severity.rawValue, diagnostic.severity == .error ? .red : .yellow)
             text += "\(displayName): \(severity)[\(diagnostic.rule.rawValue)]: \(path): \(TextEscaping.escape(diagnostic.message))\n"
         }
