@@ -65,6 +65,10 @@ struct JSONTapeValue {
         fileprivate var frames: [Frame] = []
         /// The members' order of every open object, one after another (see `Frame.order`).
         fileprivate var orders: [Int] = []
+        /// The positions of the entries of every open dictionary that shows only some, one after
+        /// another (see `Content.entries`): kept here so that a frame holds no reference, and
+        /// the walk's visit of a frame copies it without counting references.
+        fileprivate var positions: [Int] = []
     }
 
     /// A container open on the output; its members are written as the walk comes to them.
@@ -89,12 +93,27 @@ struct JSONTapeValue {
         /// An object's class, chain, hints and fields, as an object.
         case object(TapeNode, classKeys: Int)
         case url(TapeNode)
-        /// The entries of a dictionary at `positions` (nil: all of them), as an object.
-        case entries(TapeNode, positions: [Int]?)
+        /// The entries of a dictionary at the `positions` of `Walk.positions` (nil: all of them),
+        /// as an object.
+        case entries(TapeNode, positions: Range<Int>?)
         /// The same entries as an array of `[key, value]` pairs.
-        case pairs(TapeNode, positions: [Int]?)
+        case pairs(TapeNode, positions: Range<Int>?)
         /// One entry as `[key, value]`.
         case pair(TapeNode, position: Int)
+
+        /// The range of `Walk.positions` a dictionary's entries are at, if it shows only some.
+        var positions: Range<Int>? {
+            switch self {
+            case .entries(_, let positions), .pairs(_, let positions): positions
+            default: nil
+            }
+        }
+
+        /// The position in the dictionary of entry `index`: through `range` of `positions`, or
+        /// `index` itself when every entry is shown.
+        static func position(_ index: Int, _ range: Range<Int>?, _ positions: [Int]) -> Int {
+            range.map { positions[$0.lowerBound + index] } ?? index
+        }
     }
 
     private static let objectKeys: [StaticString] = ["$class", "$classes", "$classhints"]
@@ -103,19 +122,22 @@ struct JSONTapeValue {
     /// Runs `start`, which opens a container, then writes the members of the open containers,
     /// depth first, closing each when its members are written (or the writer is full).
     private func walk(_ writer: inout JSONTextWriter, _ start: (inout Walk, inout JSONTextWriter) -> Void) {
-        var walk = writer.tapeWalk
-        writer.tapeWalk = Walk()
+        // Swapped, not copied: a value is often written by a walk of its own.
+        var walk = Walk()
+        swap(&walk, &writer.tapeWalk)
         start(&walk, &writer)
         while let frame = walk.frames.last {
             guard frame.next < frame.count, !writer.isFull else {
                 walk.frames.removeLast()
                 if let order = frame.order { walk.orders.removeSubrange(order...) }
+                if let positions = frame.content.positions { walk.positions.removeSubrange(positions.lowerBound...) }
                 writer.closeContainer(frame.order == nil ? UInt8(ascii: "]") : UInt8(ascii: "}"))
                 if frame.tagged { writer.closeContainer(UInt8(ascii: "}")) }
                 continue
             }
             walk.frames[walk.frames.count - 1].next += 1
-            let index = frame.order.map { walk.orders[$0 + frame.next] } ?? frame.next
+            var index = frame.order.map { walk.orders[$0 + frame.next] } ?? frame.next
+            if let positions = frame.content.positions { index = walk.positions[positions.lowerBound + index] }
             if frame.order == nil {
                 writer.startMember(first: frame.next == 0)
             } else {
@@ -124,7 +146,7 @@ struct JSONTapeValue {
             writeMember(index, of: frame.content, in: &walk, to: &writer)
         }
         walk.orders.removeAll(keepingCapacity: true)
-        writer.tapeWalk = walk
+        swap(&walk, &writer.tapeWalk)
     }
 
     /// Writes `node` if it holds no other value; otherwise opens it.
@@ -133,7 +155,7 @@ struct JSONTapeValue {
         case .array: open(.elements(node), count: node.memberCount, in: &walk, to: &writer)
         case .set: open(.elements(node), count: node.memberCount, tag: "$set", in: &walk, to: &writer)
         case .orderedSet: open(.elements(node), count: node.memberCount, tag: "$orderedSet", in: &walk, to: &writer)
-        case .dictionary: openDictionary(node, positions: nil, in: &walk, to: &writer)
+        case .dictionary: openDictionary(node, in: &walk, to: &writer)
         case .archive: open(.fields(node), count: node.memberCount, keyed: true, tag: "$archive", in: &walk, to: &writer)
         case .url: open(.url(node), count: 2, keyed: true, in: &walk, to: &writer)
         case .object:
@@ -162,6 +184,7 @@ struct JSONTapeValue {
         if count == 0 {
             writer.append(order == nil ? "[]" : "{}")
             if let order { walk.orders.removeSubrange(order...) }
+            if let positions = content.positions { walk.positions.removeSubrange(positions.lowerBound...) }
             if tag != nil { writer.closeContainer(UInt8(ascii: "}")) }
             return
         }
@@ -176,7 +199,9 @@ struct JSONTapeValue {
         let start = walk.orders.count
         walk.orders.append(contentsOf: repeatElement(0, count: count))
         withUnsafeTemporaryAllocation(of: MemberKey.self, capacity: count) { keys in
-            for index in 0..<count { (keys.baseAddress! + index).initialize(to: key(index, of: content)) }
+            for index in 0..<count {
+                (keys.baseAddress! + index).initialize(to: key(Content.position(index, content.positions, walk.positions), of: content))
+            }
             walk.orders.withUnsafeMutableBufferPointer { orders in
                 stableOrder(into: UnsafeMutableBufferPointer(rebasing: orders[start...])) { keys[$0].compare(keys[$1]) }
             }
@@ -184,13 +209,14 @@ struct JSONTapeValue {
         return start
     }
 
-    /// Opens the entries of `dictionary` at `positions` (nil: all of them): an object when every
-    /// key is a string, none begins with `$` and no two are the same; otherwise
-    /// `{"$dictionary": [[key, value], …]}` in stored order.
-    private func openDictionary(_ dictionary: TapeNode, positions: [Int]?, in walk: inout Walk, to writer: inout JSONTextWriter) {
+    /// Opens the entries of `dictionary` at `positions` of `walk.positions` (nil: all of them),
+    /// which the container's frame takes over: an object when every key is a string, none begins
+    /// with `$` and no two are the same; otherwise `{"$dictionary": [[key, value], …]}` in stored
+    /// order.
+    private func openDictionary(_ dictionary: TapeNode, positions: Range<Int>? = nil, in walk: inout Walk, to writer: inout JSONTextWriter) {
         let count = positions?.count ?? dictionary.memberCount
         let plain = (0..<count).allSatisfy { index in
-            let key = view.member(positions?[index] ?? index, of: dictionary)
+            let key = view.member(Content.position(index, positions, walk.positions), of: dictionary)
             return key.kind == .string && bytes(of: key).first != UInt8(ascii: "$")
         }
         if plain {
@@ -198,7 +224,9 @@ struct JSONTapeValue {
             let order = order(of: content, count: count, in: &walk)
             let sorted = walk.orders[order...]
             // Sorted, two keys with the same bytes are neighbours.
-            if !sorted.indices.dropFirst().contains(where: { key(sorted[$0 - 1], of: content).compare(key(sorted[$0], of: content)) == 0 }) {
+            let shown = walk.positions
+            func member(_ index: Int) -> Int { Content.position(index, positions, shown) }
+            if !sorted.indices.dropFirst().contains(where: { key(member(sorted[$0 - 1]), of: content).compare(key(member(sorted[$0]), of: content)) == 0 }) {
                 return push(content, count: count, order: order, in: &walk, to: &writer)
             }
             walk.orders.removeSubrange(order...)
@@ -206,7 +234,8 @@ struct JSONTapeValue {
         open(.pairs(dictionary, positions: positions), count: count, tag: "$dictionary", in: &walk, to: &writer)
     }
 
-    /// The key of `content`'s member `index`.
+    /// The key of `content`'s member `index` (of a dictionary's entries, the entry's position in
+    /// the dictionary: see `Content.entries`).
     private func key(_ index: Int, of content: Content) -> MemberKey {
         switch content {
         case .fields(let archive):
@@ -215,14 +244,15 @@ struct JSONTapeValue {
             return index < classKeys ? MemberKey(Self.objectKeys[index]) : memberKey(view.member(index - classKeys, of: node), escapingDollar: true)
         case .url:
             return MemberKey(Self.urlKeys[index])
-        case .entries(let dictionary, let positions):
-            return memberKey(view.member(positions?[index] ?? index, of: dictionary))
+        case .entries(let dictionary, _):
+            return memberKey(view.member(index, of: dictionary))
         case .elements, .pairs, .pair:
             preconditionFailure("an array's members have no keys")
         }
     }
 
-    /// Writes `content`'s member `index`, or opens it.
+    /// Writes `content`'s member `index` (of a dictionary's entries, the entry's position in the
+    /// dictionary), or opens it.
     private func writeMember(_ index: Int, of content: Content, in walk: inout Walk, to writer: inout JSONTextWriter) {
         switch content {
         case .elements(let node), .url(let node):
@@ -236,10 +266,10 @@ struct JSONTapeValue {
             case 2 where classKeys == 3: writeStrings(view.classes[node.classIndex].hints!, to: &writer)
             default: open(view.value(index - classKeys, of: node), in: &walk, to: &writer)
             }
-        case .entries(let dictionary, let positions):
-            open(view.value(positions?[index] ?? index, of: dictionary), in: &walk, to: &writer)
-        case .pairs(let dictionary, let positions):
-            open(.pair(dictionary, position: positions?[index] ?? index), count: 2, in: &walk, to: &writer)
+        case .entries(let dictionary, _):
+            open(view.value(index, of: dictionary), in: &walk, to: &writer)
+        case .pairs(let dictionary, _):
+            open(.pair(dictionary, position: index), count: 2, in: &walk, to: &writer)
         case .pair(let dictionary, let position):
             let node = index == 0 ? view.member(position, of: dictionary) : view.value(position, of: dictionary)
             open(node, in: &walk, to: &writer)
@@ -338,7 +368,11 @@ struct JSONTapeValue {
     /// The entries of `dictionary` at `positions`, as a dictionary of them (see
     /// `openDictionary`).
     func writeDictionary<Positions: RandomAccessCollection<Int>>(_ dictionary: TapeNode, positions: Positions, to writer: inout JSONTextWriter) {
-        walk(&writer) { walk, writer in openDictionary(dictionary, positions: Array(positions), in: &walk, to: &writer) }
+        walk(&writer) { walk, writer in
+            let start = walk.positions.count
+            walk.positions.append(contentsOf: positions)
+            openDictionary(dictionary, positions: start..<walk.positions.count, in: &walk, to: &writer)
+        }
     }
 
     private func writeStrings(_ strings: [String], to writer: inout JSONTextWriter) {

@@ -1,9 +1,14 @@
 import Synchronization
 /// Decodes one archive's `$objects` graph from a property-list table into the state's tape.
 ///
-/// A value with `mutating` methods that take the decoding state `inout`: nested archives get a
-/// decoder of their own over the same state. Its per-object scratch lives in the state, pushed
-/// when the archive starts and popped when it ends, so small archives allocate nothing each.
+/// An immutable value whose methods take the decoding state `inout`: nested archives get a
+/// decoder of their own over the same state. What decoding an archive changes lives in the
+/// state (`ArchiveScratch`, and per-object scratch pushed when the archive starts and popped
+/// when it ends, so small archives allocate nothing each), so that every method borrows the
+/// decoder: a mutating method calling a non-mutating one passes it a copy of the whole decoder.
+///
+/// The helpers the walk calls once per value are `@inline(__always)`: most are a few
+/// instructions and an error path.
 struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     let table: Table
     /// The bytes `table` reads (empty for a table read from a tree): data values are slices of it.
@@ -12,35 +17,6 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     let inSource: Bool
     let archiveDepth: Int
     let baseDepth: Int
-    /// The `$objects` array: UID n is its member n.
-    private var objects = PropertyListContainer(index: 0, count: 0, references: 0)
-    /// Where this archive's slots and table entries start in the state's scratch.
-    private var slotBase = 0
-    private var entryBase = 0
-    private var entryCount = 0
-    /// Containers being decoded past the table entries (hostile tables only).
-    private var openBeyondEntries = Set<Int>()
-    /// Where this archive's class descriptions met so far start in the state's scratch.
-    private var classBase = 0
-    /// Nested archives decoded ahead (see `prefetchNestedArchives`), and for each UID the
-    /// position of its archive there (-1 for none, or once taken): an array, not a dictionary,
-    /// because the walk of a large `$top` looks up every entry on one processor.
-    private var prefetched: [PrefetchedArchive?] = []
-    private var prefetchedPosition: [Int32] = []
-    /// The tapes the nested archives were decoded into, one per batch, until they join the
-    /// state's tape (when the walk takes the first archive of the batch), and then how their
-    /// nodes moved.
-    private var batches: [TapeBuilder?] = []
-    private var joinedBatches: [TapeBuilder.Relocation?] = []
-    /// In a plain property list (not a keyed archive), each container the table holds is
-    /// decoded once: another reference to it takes its node, counted again, as a shared
-    /// `$objects` entry is. A keyed archive's containers are not shared this way: what they
-    /// decode to depends on the objects under way (a reference back is a `$cycle`).
-    private var sharesContainers = false
-    private var sharedContainers: [Int: (node: TapeNode, nodes: Int, bytes: Int)] = [:]
-    /// The counts when each shared container under way started.
-    private var sharedStarts: [Int: (nodes: Int, bytes: Int)] = [:]
-
     /// Table objects past this many have no entry: hostile counts allocate nothing.
     static var cachedObjects: Int { 1 << 16 }
 
@@ -54,18 +30,18 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Pushes this archive's table entries on the state (before `keyedArchiveRoot` and
     /// `decodeArchive`, which share them).
-    mutating func pushEntries(_ s: inout DecodingState) {
-        entryBase = s.tableEntries.count
-        entryCount = min(table.objectCount, Self.cachedObjects)
-        s.tableEntries.append(contentsOf: repeatElement(DecodingState.TableEntry(), count: entryCount))
+    func pushEntries(_ s: inout DecodingState) {
+        s.archive.entryBase = s.tableEntries.count
+        s.archive.entryCount = min(table.objectCount, Self.cachedObjects)
+        s.tableEntries.append(contentsOf: repeatElement(DecodingState.TableEntry(), count: s.archive.entryCount))
     }
 
     func popEntries(_ s: inout DecodingState) {
-        s.tableEntries.removeSubrange(entryBase...)
+        s.tableEntries.removeSubrange(s.archive.entryBase...)
     }
 
     /// Checks the root dictionary and decodes `$top`; returns the archive's node.
-    mutating func decodeArchive(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    func decodeArchive(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
         guard case .dictionary(let dictionary) = try object(table.topObject, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: a property list whose root is \(try describe(table.topObject, &s)), not a dictionary")
         }
@@ -83,7 +59,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// The root dictionary's members, when it is a keyed archive's (its `$archiver` is
     /// "NSKeyedArchiver").
-    mutating func keyedArchiveRoot(_ s: inout DecodingState) throws(ArchiveError) -> RootMembers? {
+    func keyedArchiveRoot(_ s: inout DecodingState) throws(ArchiveError) -> RootMembers? {
         guard case .dictionary(let dictionary) = try object(table.topObject, &s) else { return nil }
         let root = rootMembers(of: dictionary, &s)
         guard let archiver = try value(.archiver, of: root, &s), try isArchiverName(archiver, &s) else { return nil }
@@ -168,7 +144,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Decodes `$top` of a root dictionary whose `$archiver` was checked; returns the
     /// archive's node.
-    mutating func decodeArchive(root: RootMembers, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    func decodeArchive(root: RootMembers, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
         if archiveDepth == 0 { s.repeatedRootKeys = root.repeated }
         let topIndex = try value(.top, of: root, &s)
         guard let topIndex, case .dictionary(let top) = try object(topIndex, &s) else {
@@ -180,15 +156,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
         // Foundation refuses any other version ("Unknown archive version"), and so does this.
         // Always an integer in practice; anything else is named by its type.
-        var found = "missing"
-        if let versionIndex = try value(.version, of: root, &s) {
-            if case .scalar(.integer(let number)) = try object(versionIndex, &s) {
-                found = "\(number)"
-            } else {
-                found = try describe(versionIndex, &s)
-            }
-        }
-        guard found == "\(KeyedArchive.archiverVersion)" else {
+        let versionIndex = try value(.version, of: root, &s)
+        var version: Int128?
+        if let versionIndex, case .scalar(.integer(let number)) = try object(versionIndex, &s) { version = number }
+        guard version == KeyedArchive.archiverVersion else {
+            var found = "missing"
+            if let version { found = "\(version)" } else if let versionIndex { found = try describe(versionIndex, &s) }
             throw s.error(.malformed, "unsupported keyed archive: $version is \(found), not \(KeyedArchive.archiverVersion) (the only version NSKeyedArchiver writes and Foundation reads)")
         }
         // One slot per entry is allocated up front: bound the count by the values the archive
@@ -196,17 +169,17 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         guard objects.count <= s.limits.maxNodes else {
             throw s.error(.limitExceeded, s.limits.exceeded(.nodes), at: table.byteOffset(of: objectsIndex))
         }
-        self.objects = objects
-        slotBase = s.slots.count
+        s.archive.objects = objects
+        s.archive.slotBase = s.slots.count
         s.slots.append(contentsOf: repeatElement(DecodingState.ObjectSlot(), count: objects.count))
-        classBase = s.archiveClasses.count
+        s.archive.classBase = s.archiveClasses.count
         defer {
-            s.slots.removeSubrange(slotBase...)
-            s.archiveClasses.removeSubrange(classBase...)
+            s.slots.removeSubrange(s.archive.slotBase...)
+            s.archiveClasses.removeSubrange(s.archive.classBase...)
         }
         prefetchNestedArchives(in: top, &s)
         let base = s.walk.count
-        s.walk.append(.fields(WalkFrame.Members(top, depth: baseDepth + 1, mark: s.tape.stack.count), nil))
+        s.walk.append(WalkFrame(kind: .fields, container: top, depth: baseDepth + 1, mark: s.tape.stack.count, owner: nil, info: nil))
         return try walk(from: base, &s)
     }
 
@@ -220,97 +193,97 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// that refer to one another uses the thread's: only a nested archive recurses (a few
     /// levels, bounded by `maxArchiveDepth`). Members are read and decoded in the order a
     /// recursive descent would read them, so counts and errors are the same.
-    private mutating func walk(from base: Int, delivering delivered: TapeNode? = nil, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    private func walk(from base: Int, delivering delivered: TapeNode? = nil, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
         var delivered = delivered
         walking: while true {
             if let value = delivered {
                 guard s.walk.count > base else { return value }
                 delivered = nil
                 let top = s.walk.count - 1
-                switch s.walk[top] {
-                case .fields(var members, let info):
-                    s.tape.stack.append(value)
+                s.tape.stack.append(value)
+                if s.walk[top].kind == .fields {
                     s.location.removeLast()
-                    members.count += 1
-                    s.walk[top] = .fields(members, info)
-                case .container:
-                    s.tape.stack.append(value)
+                    s.walk[top].count += 1
                 }
             }
             // The next members of the innermost frame: those with no members of their own are
             // taken at once; the first that has some is delivered when its frames are done.
             let top = s.walk.count - 1
-            switch s.walk[top] {
-            case .fields(var members, let info):
-                let dictionary = members.container
-                while members.position < dictionary.count {
-                    let position = members.position
-                    members.position += 1
-                    let (name, size) = try key(position, of: dictionary, &s)
+            let (kind, container, depth) = (s.walk[top].kind, s.walk[top].container, s.walk[top].depth)
+            var (position, count) = (s.walk[top].position, s.walk[top].count)
+            switch kind {
+            case .fields:
+                let isObject = s.walk[top].info != nil
+                while position < container.count {
+                    let (name, size) = try key(position, of: container, &s)
+                    position += 1
                     // An object's `$class` is its class, not a field.
-                    if info != nil, s.tape.textEquals(name, "$class") { continue }
+                    if isObject, s.tape.textEquals(name, "$class") { continue }
                     try s.consumeBytes(size)
                     s.location.append(name)
                     s.tape.stack.append(name)
-                    let index = try member(dictionary.count + position, of: dictionary, &s)
-                    let value = try start(index, depth: members.depth, &s)
+                    let index = try member(container.count + position - 1, of: container, &s)
+                    let value = try start(index, depth: depth, &s)
                     if let value, s.walk.count == top + 1 {
                         s.tape.stack.append(value)
                         s.location.removeLast()
-                        members.count += 1
+                        count += 1
                         continue
                     }
-                    s.walk[top] = .fields(members, info)
+                    (s.walk[top].position, s.walk[top].count) = (position, count)
                     delivered = value
                     continue walking
                 }
-                s.walk.removeLast()
-                delivered = settle(members.owner, try fieldsNode(members, info, &s), &s)
-            case .container(var members, let keyed):
-                let container = members.container
-                while members.position < container.count {
+                let frame = s.walk.removeLast()
+                delivered = settle(frame.owner, try fieldsNode(frame, count: count, &s), &s)
+            case .array, .dictionary:
+                let keyed = kind == .dictionary
+                while position < container.count {
                     if keyed {
-                        let (name, size) = try key(members.position, of: container, &s)
+                        let (name, size) = try key(position, of: container, &s)
                         try s.consumeBytes(size)
                         s.tape.stack.append(name)
                     }
-                    let index = try member((keyed ? container.count : 0) + members.position, of: container, &s)
-                    members.position += 1
-                    let value = try start(index, depth: members.depth, &s)
+                    let index = try member((keyed ? container.count : 0) + position, of: container, &s)
+                    position += 1
+                    let value = try start(index, depth: depth, &s)
                     if let value, s.walk.count == top + 1 {
                         s.tape.stack.append(value)
                         continue
                     }
-                    s.walk[top] = .container(members, keyed: keyed)
+                    s.walk[top].position = position
                     delivered = value
                     continue walking
                 }
-                s.walk.removeLast()
+                let frame = s.walk.removeLast()
                 close(container, &s)
                 let node = keyed
-                    ? TapeNode(.dictionary, count: container.count, payload: UInt64(try popPairs(from: members.mark, &s)))
-                    : TapeNode(.array, count: container.count, payload: UInt64(try popBlock(from: members.mark, &s)))
-                if sharesContainers, let start = sharedStarts.removeValue(forKey: container.index) {
-                    sharedContainers[container.index] = (node, s.nodes - start.nodes, s.bytes - start.bytes)
+                    ? TapeNode(.dictionary, count: container.count, payload: UInt64(try popPairs(from: frame.mark, &s)))
+                    : TapeNode(.array, count: container.count, payload: UInt64(try popBlock(from: frame.mark, &s)))
+                if s.archive.sharesContainers, let start = s.archive.sharedStarts.removeValue(forKey: container.index) {
+                    s.archive.sharedContainers[container.index] = (node, s.nodes - start.nodes, s.bytes - start.bytes)
                 }
-                delivered = settle(members.owner, node, &s)
+                delivered = settle(frame.owner, node, &s)
             }
         }
     }
 
-    /// The node of `$top` (no class) or of an object whose fields are all on the tape's stack.
-    private func fieldsNode(_ members: WalkFrame.Members, _ info: ArchiveClassInfo?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        guard let info else {
-            return TapeNode(.archive, count: members.count, payload: UInt64(try popPairs(from: members.mark, &s)))
+    /// The node of `$top` (no class) or of an object whose `count` fields are all on the tape's
+    /// stack.
+    @inline(__always)
+    private func fieldsNode(_ frame: WalkFrame, count: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        guard let info = frame.info else {
+            return TapeNode(.archive, count: count, payload: UInt64(try popPairs(from: frame.mark, &s)))
         }
-        if let foundation = info.foundation, let natural = FoundationValues.naturalNode(foundation, fields: members.mark, count: members.count, classIndex: info.index, in: &s.tape) {
-            s.tape.stack.removeSubrange(members.mark...)
+        if let foundation = info.foundation, let natural = FoundationValues.naturalNode(foundation, fields: frame.mark, count: count, classIndex: info.index, in: &s.tape) {
+            s.tape.stack.removeSubrange(frame.mark...)
             return natural
         }
-        return TapeNode(.object, count: members.count, payload: UInt64(info.index) << 32 | UInt64(try popPairs(from: members.mark, &s)))
+        return TapeNode(.object, count: count, payload: UInt64(info.index) << 32 | UInt64(try popPairs(from: frame.mark, &s)))
     }
 
     /// `node`, once it is the value of the `$objects` entries `owner` names: their slots say so.
+    @inline(__always)
     private func settle(_ owner: WalkFrame.Owner?, _ node: TapeNode, _ s: inout DecodingState) -> TapeNode {
         guard let owner else { return node }
         let done = DecodingState.ObjectSlot(node: node, state: .done, expandedSize: s.nodes - owner.nodes, expandedBytes: s.bytes - owner.bytes)
@@ -325,7 +298,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// Starts decoding the value that is table object `index`, at `depth`: returns its node
     /// when it has no members to decode, and otherwise pushes the frame that decodes them (a
     /// container or an object) and returns nil.
-    private mutating func start(_ index: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
+    private func start(_ index: Int, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
         // The `$objects` entry whose value the item is, when it is one met for the first time,
         // and the entries of a chain after it (each the UID of the next): nothing is counted
         // between the links of a chain, so they all expand to the same.
@@ -335,7 +308,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 
     /// `start`'s work: the node, or nil with a frame pushed (which settles `owner` when done).
-    private mutating func startNode(_ index: Int, depth: Int, owner: inout WalkFrame.Owner?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
+    private func startNode(_ index: Int, depth: Int, owner: inout WalkFrame.Owner?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
         try checkDepth(depth, &s)
         var item = try item(index, &s)
         while true {
@@ -354,14 +327,14 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 if let node = try takeDecoded(uid, depth: depth, &s) { return node }
                 // An `$objects` entry met for the first time: its slot is filled when its
                 // value is decoded, and meeting it before then is a cycle.
-                let slot = slotBase + Int(uid)
+                let slot = s.archive.slotBase + Int(uid)
                 s.slots[slot].state = .inProgress
                 if owner == nil {
                     owner = WalkFrame.Owner(slot: slot, chain: s.pendingSlots.count, nodes: s.nodes, bytes: s.bytes)
                 } else {
                     s.pendingSlots.append(slot)
                 }
-                let entryIndex = try member(Int(uid), of: objects, &s)
+                let entryIndex = try member(Int(uid), of: s.archive.objects, &s)
                 let entry = try self.item(entryIndex, &s)
                 if uid == 0, isNull(entry, &s) {
                     try s.consume(1)
@@ -379,7 +352,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 let info = try classInfo(classUID, of: Int(uid), &s)
                 try s.consume(1)
                 try s.consumeBytes(info.nameBytes)
-                s.walk.append(.fields(WalkFrame.Members(dictionary, depth: depth + 1, mark: s.tape.stack.count, owner: owner), info))
+                s.walk.append(WalkFrame(kind: .fields, container: dictionary, depth: depth + 1, mark: s.tape.stack.count, owner: owner, info: info))
                 return nil
             case .scalar(.integer(let integer)):
                 try s.consume(1)
@@ -397,23 +370,24 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 try s.consume(1)
                 return TapeNode(.date, payload: date.bitPattern)
             case .array(let container), .dictionary(let container):
-                if sharesContainers {
-                    if let shared = sharedContainers[container.index] {
+                if s.archive.sharesContainers {
+                    if let shared = s.archive.sharedContainers[container.index] {
                         try s.consume(shared.nodes)
                         try s.consumeBytes(shared.bytes)
                         return shared.node
                     }
-                    sharedStarts[container.index] = (s.nodes, s.bytes)
+                    s.archive.sharedStarts[container.index] = (s.nodes, s.bytes)
                 }
                 try s.consume(1)
                 try open(container, &s)
-                let keyed = if case .dictionary = item { true } else { false }
-                s.walk.append(.container(WalkFrame.Members(container, depth: depth + 1, mark: s.tape.stack.count, owner: owner), keyed: keyed))
+                let kind: WalkFrame.Kind = if case .dictionary = item { .dictionary } else { .array }
+                s.walk.append(WalkFrame(kind: kind, container: container, depth: depth + 1, mark: s.tape.stack.count, owner: owner, info: nil))
                 return nil
             }
         }
     }
 
+    @inline(__always)
     private func checkDepth(_ depth: Int, _ s: inout DecodingState) throws(ArchiveError) {
         guard depth <= s.limits.maxDepth else {
             throw s.error(.limitExceeded, DecodingLimit.depth.exceeded(s.limits.maxDepth))
@@ -422,6 +396,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// The node of a string item (left in the input when the input is the tape's source, else
     /// in the tape's text) and its size as written; nil for any other item.
+    @inline(__always)
     private func stringNode(_ item: PropertyListItem, _ s: inout DecodingState) -> (node: TapeNode, size: Int)? {
         switch item {
         case .inputString(let start, let count, let plain):
@@ -441,6 +416,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 
     /// Runs `body` with a string item's UTF-8 (nil for any other item), without making a node.
+    @inline(__always)
     private func withStringBytes<Result>(_ item: PropertyListItem, _ s: inout DecodingState, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
         switch item {
         case .inputString(let start, let count, _): return body(table.inputBytes(start, count))
@@ -451,16 +427,19 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Moves a finished container's children to the tape (see `TapeBuilder`); fails when the
     /// tape would outgrow the 32-bit block positions its nodes hold.
+    @inline(__always)
     private func popBlock(from mark: Int, _ s: inout DecodingState) throws(ArchiveError) -> Int {
         try checkTapeSize(adding: s.tape.stack.count - mark, &s)
         return s.tape.popBlock(from: mark)
     }
 
+    @inline(__always)
     private func popPairs(from mark: Int, _ s: inout DecodingState) throws(ArchiveError) -> Int {
         try checkTapeSize(adding: s.tape.stack.count - mark, &s)
         return s.tape.popPairs(from: mark)
     }
 
+    @inline(__always)
     private func checkTapeSize(adding count: Int, _ s: inout DecodingState) throws(ArchiveError) {
         guard s.tape.nodes.count + count <= Int(UInt32.max) else {
             throw s.error(.limitExceeded, "archive expands to more than \(UInt32.max) values in memory")
@@ -468,25 +447,25 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 
     /// Marks a container as being decoded; meeting it again inside itself is a cycle.
-    private mutating func open(_ container: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) {
+    private func open(_ container: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) {
         let index = container.index
         let opened: Bool
-        if index < entryCount {
-            opened = !s.tableEntries[entryBase + index].isOpen
-            s.tableEntries[entryBase + index].isOpen = true
+        if index < s.archive.entryCount {
+            opened = !s.tableEntries[s.archive.entryBase + index].isOpen
+            s.tableEntries[s.archive.entryBase + index].isOpen = true
         } else {
-            opened = openBeyondEntries.insert(index).inserted
+            opened = s.archive.openBeyondEntries.insert(index).inserted
         }
         guard opened else {
             throw s.error(.unreadable, "reference cycle: object \(index) contains itself", at: table.byteOffset(of: index))
         }
     }
 
-    private mutating func close(_ container: PropertyListContainer, _ s: inout DecodingState) {
-        if container.index < entryCount {
-            s.tableEntries[entryBase + container.index].isOpen = false
+    private func close(_ container: PropertyListContainer, _ s: inout DecodingState) {
+        if container.index < s.archive.entryCount {
+            s.tableEntries[s.archive.entryBase + container.index].isOpen = false
         } else {
-            openBeyondEntries.remove(container.index)
+            s.archive.openBeyondEntries.remove(container.index)
         }
     }
 
@@ -495,11 +474,11 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// The node of `$objects` entry `uid` when it needs no decoding: decoded before (counted
     /// again), under way (a cycle), or decoded ahead (see `prefetchNestedArchives`); nil when
     /// it is to be decoded now.
-    private mutating func takeDecoded(_ uid: UInt64, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
-        guard uid < UInt64(objects.count) else {
-            throw s.error(.malformed, "UID \(uid) is out of range: $objects has \(objects.count) \(objects.count == 1 ? "entry" : "entries")")
+    private func takeDecoded(_ uid: UInt64, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
+        guard uid < UInt64(s.archive.objects.count) else {
+            throw s.error(.malformed, "UID \(uid) is out of range: $objects has \(s.archive.objects.count) \(s.archive.objects.count == 1 ? "entry" : "entries")")
         }
-        let slot = slotBase + Int(uid)
+        let slot = s.archive.slotBase + Int(uid)
         switch s.slots[slot].state {
         case .done:
             try s.consume(s.slots[slot].expandedSize)
@@ -511,19 +490,19 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         case .new:
             break
         }
-        if !prefetched.isEmpty, depth == Self.topValueDepth, let ready = takePrefetched(uid: Int(uid)),
+        if !s.archive.prefetched.isEmpty, depth == Self.topValueDepth, let ready = takePrefetched(uid: Int(uid), &s),
            ready.nodes <= s.limits.maxNodes - s.nodes,
            ready.bytes <= s.limits.maxExpandedBytes - s.bytes,
            ready.nestedBytes <= s.limits.maxNestedArchiveBytes - s.nestedBytes {
-            if joinedBatches[ready.batch] == nil, let batch = batches[ready.batch] {
+            if s.archive.joinedBatches[ready.batch] == nil, let batch = s.archive.batches[ready.batch] {
                 try checkTapeSize(adding: batch.nodes.count, &s)
-                joinedBatches[ready.batch] = s.tape.absorb(batch)
-                batches[ready.batch] = nil
+                s.archive.joinedBatches[ready.batch] = s.tape.absorb(batch)
+                s.archive.batches[ready.batch] = nil
             }
             s.nodes += ready.nodes
             s.bytes += ready.bytes
             s.nestedBytes += ready.nestedBytes
-            let node = joinedBatches[ready.batch]!.relocate(ready.root)
+            let node = s.archive.joinedBatches[ready.batch]!.relocate(ready.root)
             s.slots[slot] = DecodingState.ObjectSlot(node: node, state: .done, expandedSize: ready.nodes, expandedBytes: ready.bytes)
             return node
         }
@@ -531,30 +510,31 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 
     /// The archive decoded ahead for `uid`, at most once.
-    private mutating func takePrefetched(uid: Int) -> PrefetchedArchive? {
-        let position = Int(prefetchedPosition[uid])
+    private func takePrefetched(uid: Int, _ s: inout DecodingState) -> PrefetchedArchive? {
+        let position = Int(s.archive.prefetchedPosition[uid])
         guard position >= 0 else { return nil }
-        prefetchedPosition[uid] = -1
-        return prefetched[position]
+        s.archive.prefetchedPosition[uid] = -1
+        return s.archive.prefetched[position]
     }
 
     /// Whether an object is the string `$null` (UID 0 of every archive NSKeyedArchiver writes).
+    @inline(__always)
     private func isNull(_ item: PropertyListItem, _ s: inout DecodingState) -> Bool {
         let null: StaticString = "$null"
         return withStringBytes(item, &s) { $0.hasSameBytes(as: null.bytes) } ?? false
     }
 
-    private mutating func classInfo(_ uid: UInt64, of owner: Int, _ s: inout DecodingState) throws(ArchiveError) -> ArchiveClassInfo {
-        guard uid < UInt64(objects.count) else {
-            throw s.error(.malformed, "object \(owner) has $class UID \(uid), out of range: $objects has \(objects.count) entries")
+    private func classInfo(_ uid: UInt64, of owner: Int, _ s: inout DecodingState) throws(ArchiveError) -> ArchiveClassInfo {
+        guard uid < UInt64(s.archive.objects.count) else {
+            throw s.error(.malformed, "object \(owner) has $class UID \(uid), out of range: $objects has \(s.archive.objects.count) entries")
         }
-        for position in classBase..<s.archiveClasses.count where s.archiveClasses[position].uid == Int(uid) {
+        for position in s.archive.classBase..<s.archiveClasses.count where s.archiveClasses[position].uid == Int(uid) {
             return s.archiveClasses[position].info
         }
         // The description's strings as bytes (see `ClassSignature`): every archive describes
         // its classes again, and most describe the same few.
         let signature = ClassSignature(in: s.classSignature)
-        let index = try member(Int(uid), of: objects, &s)
+        let index = try member(Int(uid), of: s.archive.objects, &s)
         var fields: (name: Int?, chain: Int?, hints: Int?) = (nil, nil, nil)
         if case .dictionary(let description) = try object(index, &s) {
             fields = try classFields(description, &s)
@@ -589,7 +569,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             s.knownClasses.add(signature.bytes, info)
         }
         // Hostile archives may hold thousands of class descriptions: keep the list searched short.
-        if s.archiveClasses.count - classBase < 64 {
+        if s.archiveClasses.count - s.archive.classBase < 64 {
             s.archiveClasses.append((Int(uid), info))
         }
         return info
@@ -646,12 +626,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// the tape of its batch (a few batches per thread, each reusing one state's scratch);
     /// `reference` takes a result only where it counts exactly what decoding it in place would,
     /// and decodes in place otherwise, so results and errors do not depend on the threads.
-    private mutating func prefetchNestedArchives(in top: PropertyListContainer, _ s: inout DecodingState) {
+    private func prefetchNestedArchives(in top: PropertyListContainer, _ s: inout DecodingState) {
         guard archiveDepth == 0, s.allowsConcurrency, top.count >= Self.prefetchThreshold, s.kept.map({ !$0.keepsAll }) ?? true else { return }
         let threads = DeepStack.availableThreads
         guard threads > 1 else { return }
-        let (limits, source, decoder, kept) = (s.limits, s.tape.source, self, s.kept)
-        let budget = PrefetchBudget(limits: limits, objects: objects.count)
+        let (limits, source, decoder, kept, objects) = (s.limits, s.tape.source, self, s.kept, s.archive.objects)
+        let budget = PrefetchBudget(limits: limits, objects: s.archive.objects.count)
         let batchCount = min(top.count, threads * 8)
         // By position in `$top`. Each worker finds the archives of its share of the positions
         // itself: finding one reads three places far apart in the file, work worth sharing.
@@ -664,6 +644,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                     var state = DecodingState(limits: limits, allowsConcurrency: false)
                     state.tape.source = source
                     state.kept = kept
+                    state.archive.objects = objects
                     for position in (batch * top.count / batchCount)..<((batch + 1) * top.count / batchCount) {
                         guard let (uid, bytes, key) = decoder.nestedArchive(at: position, of: top, &state) else { continue }
                         let claim = budget.claim(uid)
@@ -692,16 +673,16 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         // An archive referred to by several entries was decoded for the one a thread met first,
         // not always the first in `$top`, where the walk meets it. The result is the same: the
         // entry is named only in an error, and a failure is decoded again in place.
-        prefetchedPosition = [Int32](repeating: -1, count: objects.count)
+        s.archive.prefetchedPosition = [Int32](repeating: -1, count: s.archive.objects.count)
         for case let (position, ready?) in results.enumerated() {
-            prefetchedPosition[ready.uid] = Int32(position)
+            s.archive.prefetchedPosition[ready.uid] = Int32(position)
             // The key for the walk, when it is in the input (the others are on the worker's tape).
             if ready.key.node.flags.contains(.inSource) {
                 cacheKey(ready.key.node, size: ready.key.size, of: ready.key.index, &s)
             }
         }
-        prefetched = results
-        joinedBatches = [TapeBuilder.Relocation?](repeating: nil, count: batchCount)
+        s.archive.prefetched = results
+        s.archive.joinedBatches = [TapeBuilder.Relocation?](repeating: nil, count: batchCount)
         // The batches join the tape now, on all processors, with room for the rest of the outer
         // archive. Past the tape's size they are left to the walk, which joins them as it meets
         // them and reports the size it cannot reach.
@@ -709,15 +690,15 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         let added = joining.reduce(0) { $0 + $1.nodes.count }
         guard joining.count == batches.count, s.tape.nodes.count + added <= Int(UInt32.max) else {
             s.tape.nodes.reserveCapacity(s.tape.nodes.count + added + top.count * 4)
-            self.batches = batches
+            s.archive.batches = batches
             return
         }
         // Held once, so that each batch's memory goes as soon as it is copied.
         batches = [TapeBuilder?](repeating: nil, count: batches.count)
         for (batch, relocation) in s.tape.absorb(all: &joining, reserving: top.count * 4, threads: threads).enumerated() {
-            joinedBatches[batch] = relocation
+            s.archive.joinedBatches[batch] = relocation
         }
-        self.batches = batches
+        s.archive.batches = batches
     }
 
     /// `$top` entries fewer than this are not worth starting threads for.
@@ -728,8 +709,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// nil for anything else, which the walk reads (and reports) in place.
     private func nestedArchive(at position: Int, of top: PropertyListContainer, _ s: inout DecodingState) -> (uid: Int, bytes: ArraySlice<UInt8>, key: PrefetchedArchive.Key)? {
         guard let valueIndex = try? member(top.count + position, of: top, &s),
-              case .scalar(.uid(let uid))? = try? item(valueIndex, &s), uid < UInt64(objects.count),
-              let dataIndex = try? member(Int(uid), of: objects, &s),
+              case .scalar(.uid(let uid))? = try? item(valueIndex, &s), uid < UInt64(s.archive.objects.count),
+              let dataIndex = try? member(Int(uid), of: s.archive.objects, &s),
               case .inputData(let start, let count)? = try? item(dataIndex, &s),
               table.inputBytes(start, count).starts(with: BinaryPropertyListReader.magic),
               !(s.kept?.keeps(input[(input.startIndex + start)..<(input.startIndex + start + count)]) ?? false),
@@ -745,14 +726,17 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     // MARK: Table access, with errors placed in the archive
 
+    @inline(__always)
     private func object(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> PropertyListObject {
         do throws(PropertyListError) { return try table.object(index) } catch { throw s.error(error) }
     }
 
+    @inline(__always)
     private func item(_ index: Int, _ s: inout DecodingState) throws(ArchiveError) -> PropertyListItem {
         do throws(PropertyListError) { return try table.item(index, text: &s.tape.text) } catch { throw s.error(error) }
     }
 
+    @inline(__always)
     private func member(_ position: Int, of container: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> Int {
         do throws(PropertyListError) { return try table.member(position, of: container) } catch { throw s.error(error) }
     }
@@ -778,7 +762,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 
     private func fixedKey(_ position: Int, of dictionary: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> FixedKey {
-        if let bytes = table.asciiBytes(try member(position, of: dictionary, &s)) { return FixedKey(ascii: bytes) }
+        // The member first: read as the receiver's argument, it made the table be copied.
+        let index = try member(position, of: dictionary, &s)
+        if let bytes = table.asciiBytes(index) { return FixedKey(ascii: bytes) }
         return FixedKey(node: try key(position, of: dictionary, &s).0)
     }
 
@@ -788,10 +774,11 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Key `position` of a dictionary, which must be a string, and its size as written; read
     /// once per key object.
+    @inline(__always)
     private func key(_ position: Int, of dictionary: PropertyListContainer, _ s: inout DecodingState) throws(ArchiveError) -> (TapeNode, Int) {
         let index = try member(position, of: dictionary, &s)
-        if index < entryCount, s.tableEntries[entryBase + index].key.kind == .string {
-            return (s.tableEntries[entryBase + index].key, Int(s.tableEntries[entryBase + index].keySize))
+        if index < s.archive.entryCount, s.tableEntries[s.archive.entryBase + index].key.kind == .string {
+            return (s.tableEntries[s.archive.entryBase + index].key, Int(s.tableEntries[s.archive.entryBase + index].keySize))
         }
         guard let (node, size) = stringNode(try item(index, &s), &s) else {
             throw s.error(.unreadable, "dictionary key (object \(index)) is not a string", at: table.byteOffset(of: dictionary.index))
@@ -802,9 +789,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     /// Keeps the node and counted size of the key that is object `index`, for `key`.
     private func cacheKey(_ node: TapeNode, size: Int, of index: Int, _ s: inout DecodingState) {
-        guard index < entryCount, let keySize = UInt32(exactly: size) else { return }
-        s.tableEntries[entryBase + index].key = node
-        s.tableEntries[entryBase + index].keySize = keySize
+        guard index < s.archive.entryCount, let keySize = UInt32(exactly: size) else { return }
+        s.tableEntries[s.archive.entryBase + index].key = node
+        s.tableEntries[s.archive.entryBase + index].keySize = keySize
     }
 
     /// "a string", "an array", "missing": what an object is, for messages.
@@ -818,20 +805,57 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     }
 }
 
+/// What the decoder of one archive changes as it goes, kept in the decoding state
+/// (`DecodingState.archive`) so that the decoder itself is immutable: its methods then borrow it,
+/// where a mutating method calling a non-mutating one would copy the whole decoder each time.
+/// A nested archive's decoding sets a fresh one and puts the outer archive's back when it ends.
+struct ArchiveScratch {
+    /// The `$objects` array: UID n is its member n.
+    fileprivate(set) var objects = PropertyListContainer(index: 0, count: 0, references: 0)
+    /// Where this archive's slots and table entries start in the state's scratch.
+    fileprivate(set) var slotBase = 0
+    fileprivate(set) var entryBase = 0
+    fileprivate(set) var entryCount = 0
+    /// Containers being decoded past the table entries (hostile tables only).
+    fileprivate(set) var openBeyondEntries = Set<Int>()
+    /// Where this archive's class descriptions met so far start in the state's scratch.
+    fileprivate(set) var classBase = 0
+    /// Nested archives decoded ahead (see `prefetchNestedArchives`), and for each UID the
+    /// position of its archive there (-1 for none, or once taken): an array, not a dictionary,
+    /// because the walk of a large `$top` looks up every entry on one processor.
+    fileprivate var prefetched: [PrefetchedArchive?] = []
+    fileprivate var prefetchedPosition: [Int32] = []
+    /// The tapes the nested archives were decoded into, one per batch, until they join the
+    /// state's tape (when the walk takes the first archive of the batch), and then how their
+    /// nodes moved.
+    fileprivate var batches: [TapeBuilder?] = []
+    fileprivate var joinedBatches: [TapeBuilder.Relocation?] = []
+    /// In a plain property list (not a keyed archive), each container the table holds is
+    /// decoded once: another reference to it takes its node, counted again, as a shared
+    /// `$objects` entry is. A keyed archive's containers are not shared this way: what they
+    /// decode to depends on the objects under way (a reference back is a `$cycle`).
+    fileprivate(set) var sharesContainers = false
+    fileprivate var sharedContainers: [Int: (node: TapeNode, nodes: Int, bytes: Int)] = [:]
+    /// The counts when each shared container under way started.
+    fileprivate var sharedStarts: [Int: (nodes: Int, bytes: Int)] = [:]
+
+    init() {}
+}
+
 // MARK: Plain property lists
 
 extension ArchiveGraphDecoder {
     /// Whether the table's root is a plain property list: no dictionary, or one without
     /// `$archiver` (a dictionary that names another archiver is a damaged keyed archive).
-    mutating func isPlainPropertyList(_ s: inout DecodingState) throws(ArchiveError) -> Bool {
+    func isPlainPropertyList(_ s: inout DecodingState) throws(ArchiveError) -> Bool {
         guard case .dictionary(let dictionary) = try object(table.topObject, &s) else { return true }
         return try value(.archiver, of: rootMembers(of: dictionary, &s), &s) == nil
     }
 
     /// Decodes the root value of a plain property list as a value of an archive is decoded:
     /// data that holds a keyed archive becomes a nested archive, under the same limits.
-    mutating func decodePlainRoot(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        sharesContainers = true
+    func decodePlainRoot(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        s.archive.sharesContainers = true
         let base = s.walk.count
         return try walk(from: base, delivering: try start(table.topObject, depth: baseDepth + 1, &s), &s)
     }
@@ -918,7 +942,11 @@ struct NestedArchiveReader {
     private func nested<Nested: PropertyListObjectTable>(
         _ nested: Nested, input: ArraySlice<UInt8>, inSource: Bool, bytes: ArraySlice<UInt8>, depth: Int, _ s: inout DecodingState
     ) throws(ArchiveError) -> NestedOutcome {
-        var decoder = ArchiveGraphDecoder<Nested>(table: nested, input: input, inSource: inSource, archiveDepth: archiveDepth + 1, baseDepth: depth)
+        let decoder = ArchiveGraphDecoder<Nested>(table: nested, input: input, inSource: inSource, archiveDepth: archiveDepth + 1, baseDepth: depth)
+        // The nested archive's scratch is its own; the outer archive's comes back when it ends.
+        var outer = ArchiveScratch()
+        swap(&outer, &s.archive)
+        defer { swap(&outer, &s.archive) }
         decoder.pushEntries(&s)
         defer { decoder.popEntries(&s) }
         guard let root = try decoder.keyedArchiveRoot(&s) else {

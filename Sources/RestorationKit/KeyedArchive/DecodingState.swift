@@ -27,6 +27,8 @@ struct DecodingState {
     /// `$top` keys and fields from the outer archive down to the value being decoded, as string
     /// nodes: made into strings only for an error.
     var location: [TapeNode] = []
+    /// What the decoder of the archive under way has changed (see `ArchiveScratch`).
+    var archive = ArchiveScratch()
     /// The values the decoder's walk has opened and not finished, the innermost last (see
     /// `ArchiveGraphDecoder.walk`).
     var walk: [WalkFrame] = []
@@ -77,11 +79,10 @@ struct DecodingState {
         var isOpen = false
     }
 
+    @inline(__always)
     mutating func consume(_ count: Int) throws(ArchiveError) {
         nodes += count
-        guard nodes <= limits.maxNodes else {
-            throw error(.limitExceeded, limits.exceeded(.nodes))
-        }
+        guard nodes <= limits.maxNodes else { throw limitError(.nodes) }
     }
 
     /// Counts what this file's decoding spent against its run's budget, if it has one: once,
@@ -92,11 +93,17 @@ struct DecodingState {
 
     /// Counts `count` bytes of text or data, as written (see `TextEscaping.writtenSize`), about
     /// to be part of the decoded archive.
+    @inline(__always)
     mutating func consumeBytes(_ count: Int) throws(ArchiveError) {
         bytes += count
-        guard bytes <= limits.maxExpandedBytes else {
-            throw error(.limitExceeded, limits.exceeded(.expandedBytes))
-        }
+        guard bytes <= limits.maxExpandedBytes else { throw limitError(.expandedBytes) }
+    }
+
+    /// The error of passing `limit`, made apart from the counts' checks, which run once per value
+    /// and are inlined.
+    @inline(never)
+    func limitError(_ limit: DecodingLimit) -> ArchiveError {
+        error(.limitExceeded, limits.exceeded(limit))
     }
 
     mutating func consumeText(_ text: String) throws(ArchiveError) {
@@ -144,7 +151,8 @@ struct DecodingState {
     /// which is the tape's source when `inSource`).
     mutating func decodeRoot<Table: PropertyListObjectTable>(_ table: Table, input: ArraySlice<UInt8>, inSource: Bool, allowsPlain: Bool = false) throws(ArchiveError) -> ArchiveTape {
         do throws(ArchiveError) {
-            var decoder = ArchiveGraphDecoder(table: table, input: input, inSource: inSource, archiveDepth: 0, baseDepth: 0)
+            let decoder = ArchiveGraphDecoder(table: table, input: input, inSource: inSource, archiveDepth: 0, baseDepth: 0)
+            archive = ArchiveScratch()
             decoder.pushEntries(&self)
             defer { decoder.popEntries(&self) }
             if allowsPlain, try decoder.isPlainPropertyList(&self) {
@@ -244,14 +252,17 @@ struct ClassSignature {
         buffer.append(contentsOf: string)
     }
 
+    @inline(__always)
     func appendCount(_ count: Int) {
         withUnsafeBytes(of: UInt32(count).littleEndian) { buffer.append(contentsOf: $0) }
     }
 
+    @inline(__always)
     func setCount(_ count: Int, at offset: Int) {
         withUnsafeBytes(of: UInt32(count).littleEndian) { buffer.replace(at: offset, with: $0) }
     }
 
+    @inline(__always)
     func appendAbsence() {
         withUnsafeBytes(of: Self.absent.littleEndian) { buffer.append(contentsOf: $0) }
     }
@@ -285,34 +296,33 @@ struct ClassSignature {
     }
 }
 
-/// A value the decoder's walk has opened and is decoding the members of.
-enum WalkFrame {
-    /// `$top`'s entries (no class), or an object's fields.
-    case fields(Members, ArchiveClassInfo?)
-    /// An array, or a dictionary (`keyed`) whose keys may be any value.
-    case container(Members, keyed: Bool)
-
-    /// A container whose members are being decoded.
-    struct Members {
-        let container: PropertyListContainer
-        /// The depth of the members.
-        let depth: Int
-        /// Where the members start on the tape's stack.
-        let mark: Int
-        /// The `$objects` entries whose value this is, when it is one being decoded.
-        let owner: Owner?
-        /// The next member to read.
-        var position = 0
-        /// The fields pushed so far (an object's `$class` is none).
-        var count = 0
-
-        init(_ container: PropertyListContainer, depth: Int, mark: Int, owner: Owner? = nil) {
-            self.container = container
-            self.depth = depth
-            self.mark = mark
-            self.owner = owner
-        }
+/// A value the decoder's walk has opened and is decoding the members of: `$top` or an object's
+/// fields, an array, or a dictionary whose keys may be any value.
+///
+/// A struct updated in place (`s.walk[top].position += 1`): the walk visits a frame once per
+/// member, and copying a whole frame out and back each time cost more than the visit.
+struct WalkFrame {
+    enum Kind {
+        /// `$top`'s entries (`info` nil), or an object's fields.
+        case fields
+        case array
+        case dictionary
     }
+
+    let kind: Kind
+    let container: PropertyListContainer
+    /// The depth of the members.
+    let depth: Int
+    /// Where the members start on the tape's stack.
+    let mark: Int
+    /// The `$objects` entries whose value this is, when it is one being decoded.
+    let owner: Owner?
+    /// An object's class (nil for `$top` and containers).
+    let info: ArchiveClassInfo?
+    /// The next member to read.
+    var position = 0
+    /// The fields pushed so far (an object's `$class` is none).
+    var count = 0
 
     /// An `$objects` entry being decoded, and the counts before it: its slot, and those of a
     /// chain of entries before it that each hold the UID of the next (`pendingSlots` from

@@ -68,25 +68,28 @@ enum ReferenceRules {
         }
         if count <= 32 {
             // Pairs compared in place: no key is copied, and the usual state, whose keys all
-            // differ, allocates nothing. A key's length is known without reading its bytes,
-            // which are compared only for keys of one length.
-            var repeatedAt: [Int] = []
-            for first in 0..<(count - 1) {
-                let firstKey = key(first)
-                for later in (first + 1)..<count where key(later).count == firstKey.count && firstKey.hasSameBytes(as: key(later)) {
-                    repeatedAt.append(first)
-                    break
+            // differ, allocates nothing. Each key's bytes are found once; a key's length is
+            // known without reading its bytes, which are compared only for keys of one length.
+            return withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: count) { keys in
+                for index in 0..<count { (keys.baseAddress! + index).initialize(to: key(index)) }
+                var repeatedAt: [Int] = []
+                for first in 0..<(count - 1) {
+                    let firstKey = keys[first]
+                    for later in (first + 1)..<count where keys[later].count == firstKey.count && firstKey.hasSameBytes(as: keys[later]) {
+                        repeatedAt.append(first)
+                        break
+                    }
                 }
+                guard !repeatedAt.isEmpty else { return [] }
+                var repeated: [(key: String, count: Int)] = []
+                var reported: [UnsafeRawBufferPointer] = []
+                for first in repeatedAt where !reported.contains(where: { $0.hasSameBytes(as: keys[first]) }) {
+                    reported.append(keys[first])
+                    let times = keys.filter { $0.hasSameBytes(as: keys[first]) }.count
+                    repeated.append((String(decoding: keys[first], as: UTF8.self), times))
+                }
+                return repeated
             }
-            guard !repeatedAt.isEmpty else { return [] }
-            var repeated: [(key: String, count: Int)] = []
-            var reported: [UnsafeRawBufferPointer] = []
-            for first in repeatedAt where !reported.contains(where: { $0.hasSameBytes(as: key(first)) }) {
-                reported.append(key(first))
-                let times = (0..<count).filter { key($0).hasSameBytes(as: key(first)) }.count
-                repeated.append((String(decoding: key(first), as: UTF8.self), times))
-            }
-            return repeated
         }
         let texts = (0..<count).map { ExactText(String(decoding: key($0), as: UTF8.self)) }
         var counts: [ExactText: Int] = [:]
