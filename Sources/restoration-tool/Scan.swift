@@ -97,7 +97,7 @@ struct Scan: ParsableCommand {
         // error line, and makes the status 2, as a file argument that cannot be read does.
         let unreadableArchives = result.rows.filter(\.isUnreadable)
         for row in unreadableArchives {
-            Console.error(file: row.path, row.problem ?? "cannot be read")
+            Console.error(file: row.path, row.reason ?? "cannot be read")
         }
         if !result.unreadable.isEmpty || !unreadableArchives.isEmpty {
             throw ExitCode(ExitStatus.unreadable)

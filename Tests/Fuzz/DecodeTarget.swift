@@ -4,11 +4,7 @@
 // comparison → tree (text and JSON). The model read from the decoder's tape must give what it
 // gives read from the decoder's values copied to a tape of their own
 // (`RestorationArchive(archive:)`, a library user's road). Built by Tests/Fuzz/run together with
-// the library's sources (see CONTRIBUTING.md); not part of the package.
-
-/// Small limits keep each execution fast; the limits themselves are tested by the hostile
-/// fixtures. They still allow every shape the fixtures have.
-let fuzzLimits = DecodingLimits(maxDepth: 200, maxNodes: 50_000, maxArchiveDepth: 8, maxInputBytes: 1 << 20)
+// the library's sources and FuzzTarget.swift (see CONTRIBUTING.md); not part of the package.
 
 /// The fixed side of every diff: the clean validate fixture, found from this file's path.
 let fixedPath: String = {
@@ -18,13 +14,6 @@ let fixedPath: String = {
 let fixedArchive = try! RestorationArchive(contentsOf: fixedPath)
 let fixedInput = try! InputFile.read(fixedPath)[...]
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDecode(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    let bytes = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
-    exercise(bytes)
-    return 0
-}
-
 /// A key for every window id up to 255: with the identity for a cipher (CryptoStandIns.swift),
 /// a record's bytes after its header are its envelope.
 let fuzzWindows = MacWindowList(root: .array((0..<256).map { id in
@@ -32,7 +21,7 @@ let fuzzWindows = MacWindowList(root: .array((0..<256).map { id in
                                             .init(key: .string("NSDataKey"), value: .data(ArchiveData(bytes: [UInt8](repeating: 7, count: 16)[...])))]))
 }))!
 
-func exercise(_ bytes: [UInt8]) {
+func fuzzDecode(_ bytes: [UInt8]) {
     if MacWindowRecords.starts(bytes[...]), let records = try? MacWindowRecords.read(bytes[...], windows: fuzzWindows, keySource: "fuzz", limits: fuzzLimits) {
         precondition(records.records.filter(\.isCurrent).count == Set(records.records.map { "\($0.windowID) \($0.name ?? "-")" }).count, "not one current record per window and name")
         let shown = RestorationArchive.shown(kind: .macWindowRecords, content: .windowRecords(records), fields: records.shownFields(includingHistory: true),

@@ -2,12 +2,10 @@
 // decoder on what it reads. Inputs are made to look like XML property lists so that every
 // execution reaches the reader.
 
-let fuzzLimits = DecodingLimits(maxDepth: 200, maxNodes: 50_000, maxArchiveDepth: 8, maxInputBytes: 1 << 20)
 private let header = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">".utf8)
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzXML(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    var bytes = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+func fuzzXML(_ input: [UInt8]) {
+    var bytes = input
     if !PropertyListReader.looksLikeXML(bytes[...]) {
         bytes = header + bytes
     }
@@ -15,5 +13,4 @@ public func fuzzXML(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     if let value, KeyedArchiveDecoder.isKeyedArchive(value) {
         _ = try? KeyedArchiveDecoder(limits: fuzzLimits).decode(propertyList: value)
     }
-    return 0
 }

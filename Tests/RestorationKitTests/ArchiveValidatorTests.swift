@@ -254,7 +254,7 @@ final class ArchiveValidatorTests: XCTestCase {
             guard let archive = try? FixtureFiles.archive(name), archive.isRestorationArchive else { continue }
             let expected = ArchiveValidator().validate(archive).filter { $0.rule == .danglingReference }.map { "\($0.key ?? "") → \($0.target?.rawValue ?? "")" }
             let tree = RestorationTree(archive)
-            var drawnByPath: [IdentifierPath: [(key: String, target: String)]] = [:]
+            var drawnByPath: [IdentifierPath: [(key: String, target: IdentifierPath)]] = [:]
             func visit(_ node: RestorationTree.Node) {
                 drawnByPath[node.identifierPath] = node.dangling
                 node.children.forEach(visit)

@@ -147,8 +147,8 @@ final class LibraryAPITests: XCTestCase {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
         let folder = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(FixtureFiles.root)
-        defer { FileManager.default.changeCurrentDirectoryPath(folder) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(FixtureFiles.root))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(folder) }
 
         let path = "Fixtures/validate/dangling-reference.data"
         let archive = try RestorationArchive(contentsOf: path)

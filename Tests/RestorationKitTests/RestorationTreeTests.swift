@@ -33,7 +33,7 @@ final class RestorationTreeTests: XCTestCase {
         let children = ArchiveFields([(RestorationKeys.children, .array((0..<50).map { .string("Gone/:[\($0)]:/X") }))])
         let broken = archive((0..<40).map { ("Nav\($0)", children) })
         let tree = RestorationTree(broken)
-        let drawn = tree.roots.reduce(0) { total, root in root.dangling.reduce(total) { $0 + $1.key.utf8.count + $1.target.utf8.count } }
+        let drawn = tree.roots.reduce(0) { total, root in root.dangling.reduce(total) { $0 + $1.key.utf8.count + $1.target.rawValue.utf8.count } }
         XCTAssertEqual(drawn, 40 * 50 * (RestorationKeys.children.utf8.count + "Gone/:[0]:/X".utf8.count) + 40 * 40)
         XCTAssertNotNil(RestorationTree(broken, outputLimit: drawn))
         XCTAssertNil(RestorationTree(broken, outputLimit: drawn - 1))
@@ -49,7 +49,7 @@ final class RestorationTreeTests: XCTestCase {
         let tree = RestorationTree(broken)
         let found = ArchiveValidator().validate(broken).filter { $0.rule == .danglingReference }
         XCTAssertEqual(found.count, 2000)
-        XCTAssertEqual(tree.roots.first?.dangling.map(\.target), found.compactMap { $0.target?.rawValue })
+        XCTAssertEqual(tree.roots.first?.dangling.map(\.target), found.compactMap(\.target))
         XCTAssertEqual(Set(tree.roots.first?.dangling.map(\.key) ?? []), [RestorationKeys.children])
         let drawn = found.reduce(0) { $0 + RestorationKeys.children.utf8.count + ($1.target?.rawValue.utf8.count ?? 0) }
         XCTAssertNotNil(RestorationTree(broken, outputLimit: drawn))

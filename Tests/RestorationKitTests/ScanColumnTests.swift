@@ -63,7 +63,7 @@ final class ScanDelimitedFormatterTests: XCTestCase {
     func testEveryRowIsOneLine() {
         var row = ScanRow(path: "/d/a\nb\tc.savedState/data.data", bundleIdentifier: "a\nb\tc", sceneSession: "s\r1")
         row.systemVersion = "17\u{1B}[31m"
-        row.problem = "line one\nline two"
+        row.reason = "line one\nline two"
         row.isUnreadable = true
         row.timestamp = 0
         row.modificationTime = FileTime(seconds: 0, nanoseconds: 0)

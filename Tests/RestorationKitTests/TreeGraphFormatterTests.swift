@@ -10,9 +10,9 @@ final class TreeGraphFormatterTests: XCTestCase {
     private func tree() -> RestorationTree {
         let child = RestorationTree.Line(
             identifierPath: IdentifierPath("Root/" + hostile), label: hostile, restorationClass: hostile,
-            presented: true, stateProblem: hostile, dangling: [(key: hostile, target: hostile)])
+            presented: true, stateProblem: hostile, dangling: [(key: hostile, target: IdentifierPath(hostile))])
         let root = RestorationTree.Line(identifierPath: IdentifierPath("Root"), label: "Root")
-        return RestorationTree(depthFirst: [(root, 0), (child, 1)], appDangling: [(key: hostile, target: hostile)])
+        return RestorationTree(depthFirst: [(root, 0), (child, 1)], appDangling: [(key: hostile, target: IdentifierPath(hostile))])
     }
 
     func testLongNamesAreCut() {

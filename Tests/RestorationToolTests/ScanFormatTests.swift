@@ -59,7 +59,7 @@ final class ScanFormatTests: XCTestCase {
             if format == "csv" { XCTAssertTrue(run.stdout.hasSuffix("\r\n") && !run.stdout.replacingOccurrences(of: "\r\n", with: "").contains("\n")) }
             let table = try XCTUnwrap(try python("import csv, io, json, sys\nprint(json.dumps(list(\(reader))))", input: run.stdout) as? [[String]])
             XCTAssertEqual(table.first, ["saved", "modified", "bundle_id", "scene", "bundle_version", "system_version", "objects", "status",
-                                         "errors", "warnings", "findings", "problem", "size", "sha256", "path"])
+                                         "errors", "warnings", "findings", "reason", "size", "sha256", "path"])
             XCTAssertEqual(table.count, 1 + archives.count, format)
             for (cells, archive) in zip(table.dropFirst(), archives) {
                 XCTAssertEqual(cells.count, 15, "\(cells)")

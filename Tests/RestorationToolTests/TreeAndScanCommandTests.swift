@@ -115,7 +115,7 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertEqual(rows[2]["timestamp"] as? String, "2013-11-02T09:30:15.25Z")
         XCTAssertEqual(rows[2]["systemVersion"] as? String, "7.1")
         XCTAssertEqual(rows[2]["objects"] as? Int, 2)
-        XCTAssertNotNil(rows[3]["problem"] as? String)
+        XCTAssertNotNil(rows[3]["reason"] as? String)
         XCTAssertEqual(rows[3]["valid"] as? Bool, false)
     }
 

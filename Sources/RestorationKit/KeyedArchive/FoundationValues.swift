@@ -183,29 +183,57 @@ enum FoundationValues {
         /// The JSON members, one per number: a point's, size's or rect's are those its one
         /// string field spells (see `GeometryText`), the others' one per field.
         let members: [StaticString]
+        /// The public value of a `special` node of this structure.
+        let value: @Sendable (SpecialFields) -> NSValueStructure
 
         /// Whether its one field is a string of numbers (a point, a size, a rect).
         var isGeometry: Bool { fieldKind == .string }
     }
 
+    /// The fields of a `special` node, counted from 1 (0 is `NS.special`), each of its
+    /// structure's kind.
+    struct SpecialFields {
+        let node: TapeNode
+        let view: TapeView
+
+        func text(_ position: Int) -> GeometryText { GeometryText(view.string(of: view.value(position, of: node))) }
+        func real(_ position: Int) -> Double { Double(bitPattern: view.value(position, of: node).payload) }
+        func integer(_ position: Int) -> Int128 {
+            if case .integer(let value)? = view.scalar(view.value(position, of: node)) { return value }
+            preconditionFailure("a range's fields are integers")
+        }
+    }
+
+    /// Every structure Foundation's `-[NSConcreteValue encodeWithCoder:]` writes with an
+    /// `NS.special` code, by code: the one list the decoder, the model and the writers read.
     static let specialStructures: [Int: SpecialStructure] = [
-        1: SpecialStructure(title: "Point", tag: "$point", fields: ["NS.pointval"], fieldKind: .string, members: ["x", "y"]),
-        2: SpecialStructure(title: "Size", tag: "$size", fields: ["NS.sizeval"], fieldKind: .string, members: ["width", "height"]),
-        3: SpecialStructure(title: "Rect", tag: "$rect", fields: ["NS.rectval"], fieldKind: .string, members: ["x", "y", "width", "height"]),
+        1: SpecialStructure(title: "Point", tag: "$point", fields: ["NS.pointval"], fieldKind: .string, members: ["x", "y"]) { .point($0.text(1)) },
+        2: SpecialStructure(title: "Size", tag: "$size", fields: ["NS.sizeval"], fieldKind: .string, members: ["width", "height"]) { .size($0.text(1)) },
+        3: SpecialStructure(title: "Rect", tag: "$rect", fields: ["NS.rectval"], fieldKind: .string, members: ["x", "y", "width", "height"]) {
+            .rect($0.text(1))
+        },
         4: SpecialStructure(title: "Range", tag: "$range", fields: ["NS.rangeval.location", "NS.rangeval.length"], fieldKind: .integer,
-                            members: ["location", "length"]),
+                            members: ["location", "length"]) { .range(location: $0.integer(1), length: $0.integer(2)) },
         10: SpecialStructure(title: "Affine Transform", tag: "$transform",
                              fields: ["NS.atval.a", "NS.atval.b", "NS.atval.c", "NS.atval.d", "NS.atval.tx", "NS.atval.ty"],
-                             fieldKind: .real, members: ["m11", "m12", "m21", "m22", "tX", "tY"]),
+                             fieldKind: .real, members: ["m11", "m12", "m21", "m22", "tX", "tY"]) {
+            .affineTransform(m11: $0.real(1), m12: $0.real(2), m21: $0.real(3), m22: $0.real(4), tX: $0.real(5), tY: $0.real(6))
+        },
         11: SpecialStructure(title: "UI Edge Insets", tag: "$uiEdgeInsets", fields: ["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"],
-                             fieldKind: .real, members: ["top", "left", "bottom", "right"]),
+                             fieldKind: .real, members: ["top", "left", "bottom", "right"]) {
+            .edgeInsets(top: $0.real(1), left: $0.real(2), bottom: $0.real(3), right: $0.real(4), uiKit: true)
+        },
         12: SpecialStructure(title: "Edge Insets", tag: "$edgeInsets", fields: ["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"],
-                             fieldKind: .real, members: ["top", "left", "bottom", "right"]),
+                             fieldKind: .real, members: ["top", "left", "bottom", "right"]) {
+            .edgeInsets(top: $0.real(1), left: $0.real(2), bottom: $0.real(3), right: $0.real(4), uiKit: false)
+        },
         13: SpecialStructure(title: "Offset", tag: "$offset", fields: ["NS.offset.h", "NS.offset.v"], fieldKind: .real,
-                             members: ["horizontal", "vertical"]),
+                             members: ["horizontal", "vertical"]) { .offset(horizontal: $0.real(1), vertical: $0.real(2)) },
         14: SpecialStructure(title: "Directional Edge Insets", tag: "$directionalEdgeInsets",
                              fields: ["NS.dirEdgeVal.top", "NS.dirEdgeVal.leading", "NS.dirEdgeVal.bottom", "NS.dirEdgeVal.trailing"],
-                             fieldKind: .real, members: ["top", "leading", "bottom", "trailing"]),
+                             fieldKind: .real, members: ["top", "leading", "bottom", "trailing"]) {
+            .directionalEdgeInsets(top: $0.real(1), leading: $0.real(2), bottom: $0.real(3), trailing: $0.real(4))
+        },
     ]
 
     /// The code of the structure a `special` node holds (its first value is `NS.special`).

@@ -123,22 +123,6 @@ public enum NSValueStructure: Hashable, Sendable {
 
     /// The structure of a `special` node.
     init(_ node: TapeNode, in view: TapeView) {
-        let code = FoundationValues.specialCode(of: node, in: view)
-        func real(_ position: Int) -> Double { Double(bitPattern: view.value(position, of: node).payload) }
-        func integer(_ position: Int) -> Int128 {
-            if case .integer(let value)? = view.scalar(view.value(position, of: node)) { return value }
-            preconditionFailure("a range's fields are integers")
-        }
-        switch code {
-        case 1: self = .point(GeometryText(view.string(of: view.value(1, of: node))))
-        case 2: self = .size(GeometryText(view.string(of: view.value(1, of: node))))
-        case 3: self = .rect(GeometryText(view.string(of: view.value(1, of: node))))
-        case 4: self = .range(location: integer(1), length: integer(2))
-        case 10: self = .affineTransform(m11: real(1), m12: real(2), m21: real(3), m22: real(4), tX: real(5), tY: real(6))
-        case 11, 12: self = .edgeInsets(top: real(1), left: real(2), bottom: real(3), right: real(4), uiKit: code == 11)
-        case 13: self = .offset(horizontal: real(1), vertical: real(2))
-        case 14: self = .directionalEdgeInsets(top: real(1), leading: real(2), bottom: real(3), trailing: real(4))
-        default: preconditionFailure("a special node's code is one of FoundationValues.specialStructures")
-        }
+        self = FoundationValues.specialStructure(of: node, in: view).value(FoundationValues.SpecialFields(node: node, view: view))
     }
 }

@@ -125,7 +125,7 @@ public struct ArchiveScanner: Sendable {
                 return windowRows(records, decoded, file: row).map { $0.noting(sidecarFindings) }
             }
             guard decoded.kind.isValidated else {
-                row.problem = "not a restoration archive: \(decoded.kind.summary)"
+                row.reason = "not a restoration archive: \(decoded.kind.summary)"
                 return [row.noting(sidecarFindings)]
             }
             row.timestamp = decoded.timestamp
@@ -137,7 +137,7 @@ public struct ArchiveScanner: Sendable {
             row.warnings = findings.warnings + sidecarFindings.count
             row = row.noting(findings.rules)
         } catch {
-            row.problem = error.description
+            row.reason = error.description
             row.isUnreadable = true
         }
         return [row.noting(sidecarFindings)]
@@ -159,7 +159,7 @@ public struct ArchiveScanner: Sendable {
                   !entry.name.hasSuffix(".savedState"), !withRows.contains(entry.name) else { continue }
             var row = ScanRow(path: directory + "/" + entry.name, bundleIdentifier: bundle, sceneSession: entry.name)
             row.kind = .sceneActivity
-            row.problem = "no saved activity (no data.data: UIKit deletes it when the scene returns no activity)"
+            row.reason = "no saved activity (no data.data: UIKit deletes it when the scene returns no activity)"
             rows.append(row)
         }
         let known = directory + "/" + SavedStateDirectory.knownSceneSessions + "/" + SavedStateDirectory.archiveName
@@ -171,7 +171,7 @@ public struct ArchiveScanner: Sendable {
                 // Listed with why, as an archive that cannot be read is: it may hide sessions.
                 var row = ScanRow(path: known, bundleIdentifier: bundle, sceneSession: nil)
                 row.kind = .knownSceneSessions
-                row.problem = error.description
+                row.reason = error.description
                 row.isUnreadable = true
                 return rows + [row]
             }
@@ -179,7 +179,7 @@ public struct ArchiveScanner: Sendable {
             for session in sessions where !folders.contains(session) {
                 var row = ScanRow(path: known, bundleIdentifier: bundle, sceneSession: session)
                 row.kind = .knownSceneSessions
-                row.problem = "listed in KnownSceneSessions/data.data, with no folder of its own"
+                row.reason = "listed in KnownSceneSessions/data.data, with no folder of its own"
                 rows.append(row)
             }
         }
@@ -205,9 +205,9 @@ public struct ArchiveScanner: Sendable {
             row.kind = .propertyList
             do throws(ArchiveError) {
                 _ = try InputFile.read(path, limit: 0, followingLinks: false)
-                row.problem = "not read"
+                row.reason = "not read"
             } catch {
-                row.problem = error.description
+                row.reason = error.description
             }
             row.isUnreadable = true
             return row
@@ -229,7 +229,7 @@ public struct ArchiveScanner: Sendable {
             let own = findings.filter { $0.key == "window \(record.windowID)" }
             row.errors = own.filter { $0.severity == .error }.count
             row.warnings = own.count - row.errors! + file.sidecarNotes.count
-            if case .noKey(let why) = record.status { row.problem = "not decrypted: " + why }
+            if case .noKey(let why) = record.status { row.reason = "not decrypted: " + why }
             // Without a list of keys nothing of the file could be read: as unreadable as a file
             // that cannot be opened.
             row.isUnreadable = records.lacksKeys
@@ -278,7 +278,7 @@ public struct ScanRow: Sendable {
     /// The validation rules that reported something, each once, in the order first reported.
     public var findings: [String] = []
     /// Why the archive could not be read, or is no restoration archive.
-    public var problem: String?
+    public var reason: String?
     /// Whether the archive could not be read at all (`scan` exits with 2); a scene's
     /// user-activity state or a keyed archive of another kind is read, just not validated.
     public var isUnreadable = false
@@ -319,14 +319,14 @@ public struct ScanRow: Sendable {
     /// holds no restoration archive (a scene's user-activity state, another keyed archive).
     public var verdict: String {
         if isUnreadable { return "unreadable" }
-        if problem != nil || errors == nil { return "skipped" }
+        if reason != nil || errors == nil { return "skipped" }
         return errors == 0 ? "valid" : "invalid"
     }
 
     /// "valid", "valid (1 warning)", "invalid (2 errors)", "invalid (2 errors, 1 warning)",
     /// "unreadable: …" (or "skipped: …" for a file read but not validated): `validate`'s verdict and counts.
     public var status: String {
-        if let problem { return (isUnreadable ? "unreadable: " : "skipped: ") + problem }
+        if let reason { return (isUnreadable ? "unreadable: " : "skipped: ") + reason }
         guard let errors else { return "unknown" }
         var counts: [String] = []
         if errors > 0 { counts.append(Self.count(errors, "error")) }

@@ -23,7 +23,7 @@ package struct ScanColumn: Sendable {
         ScanColumn(name: "errors") { row in row.errors.map(Value.number) },
         ScanColumn(name: "warnings") { row in row.warnings.map(Value.number) },
         ScanColumn(name: "findings") { row in .text(row.findings.joined(separator: " ")) },
-        ScanColumn(name: "problem") { row in row.problem.map { .text(TextEscaping.escape($0)) } },
+        ScanColumn(name: "reason") { row in row.reason.map { .text(TextEscaping.escape($0)) } },
         ScanColumn(name: "size") { row in row.size.map(Value.number) },
         ScanColumn(name: "sha256") { row in row.sha256.map(Value.text) },
         ScanColumn(name: "path") { row in .text(RawPath.display(row.path)) },

@@ -39,7 +39,7 @@ package enum ScanTextFormatter {
     /// archive that is invalid or unreadable, yellow for warnings or an interrupted or pending
     /// restore, green for one with nothing to report.
     static func severityColor(of row: ScanRow) -> TextStyle.Tone {
-        if row.problem != nil || row.isUnreadable || (row.errors ?? 0) > 0 { return .red }
+        if row.reason != nil || row.isUnreadable || (row.errors ?? 0) > 0 { return .red }
         if (row.warnings ?? 0) > 0 || row.restoreNote != nil { return .yellow }
         return .green
     }

@@ -19,10 +19,10 @@ public struct RestorationTree: Sendable {
         /// Listed, but with no decodable state.
         public var stateProblem: String?
         /// References from this node (or its views) to paths with no saved object.
-        public var dangling: [(key: String, target: String)]
+        public var dangling: [(key: String, target: IdentifierPath)]
 
         public init(identifierPath: IdentifierPath, label: String, restorationClass: String? = nil, views: [IdentifierPath] = [],
-                    presented: Bool = false, selected: Bool = false, stateProblem: String? = nil, dangling: [(key: String, target: String)] = []) {
+                    presented: Bool = false, selected: Bool = false, stateProblem: String? = nil, dangling: [(key: String, target: IdentifierPath)] = []) {
             (self.identifierPath, self.label, self.restorationClass, self.views) = (identifierPath, label, restorationClass, views)
             (self.presented, self.selected, self.stateProblem, self.dangling) = (presented, selected, stateProblem, dangling)
         }
@@ -49,7 +49,7 @@ public struct RestorationTree: Sendable {
     /// For each line, the index one past the last line of its subtree.
     let subtreeEnds: [Int]
     /// References from app-level keys (outside every object) to paths with no saved object.
-    public let appDangling: [(key: String, target: String)]
+    public let appDangling: [(key: String, target: IdentifierPath)]
 
     public var roots: [Node] { nodes(in: 0..<lines.count) }
 
@@ -66,12 +66,12 @@ public struct RestorationTree: Sendable {
 
     /// A tree of `lines` given depth first, each with its depth (0 for a root; a child one more
     /// than its parent).
-    public init(depthFirst lines: [(line: Line, depth: Int)], appDangling: [(key: String, target: String)] = []) {
+    public init(depthFirst lines: [(line: Line, depth: Int)], appDangling: [(key: String, target: IdentifierPath)] = []) {
         self.init(lines: lines.map(\.line), depths: lines.map(\.depth), appDangling: appDangling)
     }
 
     /// The same, the lines and their depths apart: the lines are kept, not copied.
-    private init(lines: [Line], depths: [Int], appDangling: [(key: String, target: String)]) {
+    private init(lines: [Line], depths: [Int], appDangling: [(key: String, target: IdentifierPath)]) {
         var ends = [Int](repeating: lines.count, count: lines.count)
         var open: [Int] = []
         for (index, depth) in depths.enumerated() {
@@ -135,8 +135,8 @@ public struct RestorationTree: Sendable {
         (lines.lazy.map { $0.label.utf8.count + 1 + Self.size(of: $0.dangling) }.reduce(0, +)) + Self.size(of: appDangling)
     }
 
-    private static func size(of references: [(key: String, target: String)]) -> Int {
-        references.reduce(0) { $0 + $1.key.utf8.count + $1.target.utf8.count }
+    private static func size(of references: [(key: String, target: IdentifierPath)]) -> Int {
+        references.reduce(0) { $0 + $1.key.utf8.count + $1.target.rawValue.utf8.count }
     }
 
     /// What the tree shows of one object: its parent's path and, from its state, the rest.
@@ -217,15 +217,15 @@ public struct RestorationTree: Sendable {
             viewOwner = Dictionary(objects.indices.flatMap { index in summaries[index].views.map { (ExactText($0.rawValue), objects[index].identifierPath.rawValue) } },
                                    uniquingKeysWith: { first, _ in first })
         }
-        var dangling: [ExactText: [(key: String, target: String)]] = [:]
+        var dangling: [ExactText: [(key: String, target: IdentifierPath)]] = [:]
         for summary in summaries {
             for (path, key, target) in summary.dangling {
-                dangling[ExactText(viewOwner[ExactText(path)] ?? path), default: []].append((key, target))
+                dangling[ExactText(viewOwner[ExactText(path)] ?? path), default: []].append((key, IdentifierPath(target)))
             }
         }
         var appReferences = DanglingReferences(limit: .max)
         ReferenceRules.checkApp(context, into: &appReferences)
-        let appDangling = appReferences.references.map { (key: $0.key, target: $0.target) }
+        let appDangling = appReferences.references.map { (key: $0.key, target: IdentifierPath($0.target)) }
 
         // Depth first, each object's children in path order after it.
         var (lines, depths): ([Line], [Int]) = ([], [])

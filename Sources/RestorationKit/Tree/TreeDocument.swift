@@ -14,7 +14,7 @@ package struct TreeDocument: JSONRepresentable {
             "schemaVersion": Self.schemaVersion,
             "file": file,
             "roots": tree.roots.map(Self.node),
-            "appDangling": tree.appDangling.map { ["key": $0.key, "target": $0.target] },
+            "appDangling": tree.appDangling.map { ["key": $0.key, "target": $0.target.rawValue] },
         ])
     }
 
@@ -30,7 +30,7 @@ package struct TreeDocument: JSONRepresentable {
             "selected": line.selected,
             "views": line.views.map { $0.rawValue },
             "stateProblem": line.stateProblem,
-            "dangling": line.dangling.map { ["key": $0.key, "target": $0.target] },
+            "dangling": line.dangling.map { ["key": $0.key, "target": $0.target.rawValue] },
             "children": node.children.map(Self.node),
         ])
     }

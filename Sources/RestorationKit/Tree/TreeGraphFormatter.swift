@@ -93,7 +93,7 @@ package struct TreeGraphFormatter: Sendable {
                 for reference in tree.lines[index].dangling where !output.isFull {
                     danglingCount += 1
                     let leaf = prefix + "d\(danglingCount)"
-                    output.node(leaf, ["✗ " + TextEscaping.escape(reference.target), "(" + TextEscaping.escape(reference.key) + ": not saved)"], style: .dangling, indent: indent)
+                    output.node(leaf, ["✗ " + TextEscaping.escape(reference.target.rawValue), "(" + TextEscaping.escape(reference.key) + ": not saved)"], style: .dangling, indent: indent)
                     output.edge(from: owner, to: leaf, dangling: true, indent: indent)
                 }
             }
@@ -101,7 +101,7 @@ package struct TreeGraphFormatter: Sendable {
         }
         for reference in tree.appDangling {
             danglingCount += 1
-            output.node(prefix + "d\(danglingCount)", ["✗ " + TextEscaping.escape(reference.target), "(app state " + TextEscaping.escape(reference.key) + ": not saved)"], style: .dangling, indent: indent)
+            output.node(prefix + "d\(danglingCount)", ["✗ " + TextEscaping.escape(reference.target.rawValue), "(app state " + TextEscaping.escape(reference.key) + ": not saved)"], style: .dangling, indent: indent)
         }
         output.line((language == .dot ? "// " : "%% ") + TreeTextFormatter.summary(objects: objects, views: views, dangling: danglingCount), indent: indent)
     }

@@ -125,10 +125,10 @@ package struct TreeTextFormatter: Sendable {
         out.append(")")
     }
 
-    private func writeDanglingLeaf(_ reference: (key: String, target: String), owner: String?, into out: inout TextOutput) {
+    private func writeDanglingLeaf(_ reference: (key: String, target: IdentifierPath), owner: String?, into out: inout TextOutput) {
         out.paint(style, .red) { out in
             out.append("✗ ")
-            out.appendEscaped(reference.target)
+            out.appendEscaped(reference.target.rawValue)
             out.append("  (")
             if let owner {
                 out.append(owner)
