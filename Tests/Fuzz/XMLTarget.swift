@@ -1,4 +1,5 @@
-// libFuzzer target for the XML path: our own XML property-list reader and the keyed-archive
+// libFuzzer target for the XML path: our own XML property-list reader, as a tree and as the
+// object table the decoder reads (which must hold what the tree holds), and the keyed-archive
 // decoder on what it reads. Inputs are made to look like XML property lists so that every
 // execution reaches the reader.
 
@@ -10,6 +11,11 @@ func fuzzXML(_ input: [UInt8]) {
         bytes = header + bytes
     }
     let value = try? PropertyListReader(limits: fuzzLimits).read(bytes[...])
+    let table = try? XMLPropertyListReader(limits: fuzzLimits).table(bytes[...])
+    precondition((value == nil) == (table == nil), "the XML reader read a tree and a table differently")
+    if let value, let tree = try? table?.tree(limits: fuzzLimits) {
+        precondition(tree == value, "the object table holds another property list than the tree")
+    }
     if let value, KeyedArchiveDecoder.isKeyedArchive(value) {
         _ = try? KeyedArchiveDecoder(limits: fuzzLimits).decode(propertyList: value)
     }

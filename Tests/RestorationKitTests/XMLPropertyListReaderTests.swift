@@ -155,6 +155,40 @@ final class XMLPropertyListReaderTests: XCTestCase {
         }
         XCTAssertEqual(depth, levels)
         XCTAssertEqual(value, .uid(7))
+        // The object table the decoder reads is made and freed on the small stack too.
+        let objects = try onSmallStack { try XMLPropertyListReader(limits: DecodingLimits(maxDepth: 2 * levels + 1)).table(document[...]).objectCount }
+        XCTAssertEqual(objects, 3 * levels + 1)
+    }
+
+    /// The decoder reads XML as an object table made while the document is parsed
+    /// (`XMLPropertyListReader.table`), never as a tree: the table holds what the tree holds,
+    /// for every XML fixture and seed and for the shapes a UID takes or only seems to.
+    func testTheObjectTableHoldsWhatTheTreeHolds() throws {
+        let reader = XMLPropertyListReader(limits: .default)
+        let seeds = FixtureFiles.root + "/Tests/Fuzz/xml-seeds/"
+        var documents = try (FixtureFiles.everyInput() + FileManager.default.contentsOfDirectory(atPath: seeds).map { (name: $0, bytes: try InputFile.read(seeds + $0)) })
+            .filter { PropertyListReader.looksLikeXML($0.bytes[...]) }
+        XCTAssertGreaterThan(documents.count, 10)
+        let bodies = [
+            "<dict><key>CF$UID</key><integer>7</integer></dict>", "<dict><key>CF$UID</key><integer>-1</integer></dict>",
+            "<dict><key>CF$UID</key><string>7</string></dict>", "<dict><key>CF$UID</key><integer>1</integer><key>x</key><true/></dict>",
+            "<array><dict><key>CF$UID</key><integer>3</integer></dict><dict/><array/><dict><key>a</key><dict><key>CF$UID</key><integer>0</integer></dict></dict></array>",
+            "<dict><key>a</key><integer>1</integer><key>a</key><array><dict/></array><key>b</key><dict><key>c</key><array/></dict></dict>",
+            "<string>alone</string>", "<dict/>", "<array/>",
+        ]
+        documents += bodies.map { body in (name: body, bytes: Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">" + body + "</plist>").utf8)) }
+        var compared = 0
+        for (name, bytes) in documents {
+            guard let tree = try? reader.read(bytes[...]) else {
+                XCTAssertThrowsError(try reader.table(bytes[...]), name)
+                continue
+            }
+            let table = try reader.table(bytes[...])
+            XCTAssertEqual(try table.tree(limits: .default), tree, name)
+            XCTAssertEqual(table.objectCount, FlatPropertyList(tree).objectCount, name)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 15)
     }
 
     /// libplist 2.2.0 decoded entities in quadratic time (2 MB: 9 s); 4.4 MB of them read here

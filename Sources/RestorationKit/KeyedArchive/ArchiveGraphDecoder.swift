@@ -893,7 +893,7 @@ struct NestedArchiveReader {
                     try nested(table, input: bytes, inSource: inSource, bytes: bytes, depth: depth, &s)
                 }
             case .xml:
-                outcome = try nested(FlatPropertyList(try s.readXML(bytes)), input: [], inSource: false, bytes: bytes, depth: depth, &s)
+                outcome = try nested(try s.readXML(bytes), input: [], inSource: false, bytes: bytes, depth: depth, &s)
             }
         } catch {
             if error.kind == .limitExceeded {

@@ -143,7 +143,7 @@ struct DecodingState {
             tape.source = bytes
             return try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in try decodeRoot(table, input: bytes, inSource: true, allowsPlain: allowsPlain) }
         case .xml:
-            return try decodeRoot(FlatPropertyList(try readXML(bytes)), input: [], inSource: false, allowsPlain: allowsPlain)
+            return try decodeRoot(try readXML(bytes), input: [], inSource: false, allowsPlain: allowsPlain)
         }
     }
 
@@ -179,9 +179,10 @@ struct DecodingState {
         }
     }
 
-    func readXML(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> PropertyListValue {
+    /// An XML property list, laid out as an object table.
+    func readXML(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> FlatPropertyList {
         do throws(PropertyListError) {
-            return try XMLPropertyListReader(limits: limits).read(bytes)
+            return try XMLPropertyListReader(limits: limits).table(bytes)
         } catch {
             throw self.error(error)
         }

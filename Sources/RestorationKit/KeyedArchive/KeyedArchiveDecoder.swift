@@ -20,8 +20,7 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Reads `bytes` as a property list (binary or XML) and decodes it.
     ///
     /// Runs on a worker of the library's pool whose stack fits the nesting `limits` allow:
-    /// nested archives are decoded by recursion, and an XML document's tree is freed by it
-    /// (see `DeepStack`).
+    /// nested archives are decoded by recursion (see `DeepStack`).
     public func decode(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> KeyedArchive {
         try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
             var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)

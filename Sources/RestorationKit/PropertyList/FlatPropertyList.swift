@@ -1,6 +1,7 @@
-/// A tree of `PropertyListValue`s laid out as an object table, so that a property list read from
-/// XML (or handed over already read) is decoded by the same keyed-archive decoder as a binary
-/// one. Every value, dictionary keys included, becomes an object of its own; nothing is shared.
+/// A property list laid out as an object table, so that one read from XML (see `Builder`), or
+/// handed over as a tree of `PropertyListValue`s, is decoded by the same keyed-archive decoder as
+/// a binary one. Every value, dictionary keys included, becomes an object of its own; nothing is
+/// shared.
 struct FlatPropertyList: PropertyListObjectTable {
     private enum Entry {
         case scalar(PropertyListValue)
@@ -52,6 +53,66 @@ struct FlatPropertyList: PropertyListObjectTable {
             members.append(container.index)
         }
     }
+
+    /// Lays out values in the order a reader meets them (see `XMLValueSink`): a container's
+    /// object is made when it opens, its member references written when it closes.
+    struct Builder: XMLValueSink {
+        private(set) var table = FlatPropertyList()
+        /// The members of the open containers, one after another (a dictionary's as key, value…).
+        private var members: [Int] = []
+        /// Each open container's object and where its members start in `members`.
+        private var open: [(index: Int, mark: Int)] = []
+
+        mutating func value(_ value: PropertyListValue) {
+            let index = table.entries.count
+            switch value {
+            case .array(let elements) where elements.isEmpty:
+                table.entries.append(.array(start: 0, count: 0))
+            case .dictionary(let dictionary) where dictionary.keys.isEmpty:
+                table.entries.append(.dictionary(start: 0, count: 0))
+            case .array, .dictionary:
+                preconditionFailure("a reader hands over containers member by member")
+            default:
+                table.entries.append(.scalar(value))
+            }
+            if !open.isEmpty { members.append(index) }
+        }
+
+        mutating func open(dictionary: Bool) {
+            let index = table.entries.count
+            if !open.isEmpty { members.append(index) }
+            table.entries.append(dictionary ? .dictionary(start: 0, count: 0) : .array(start: 0, count: 0))
+            open.append((index, members.count))
+        }
+
+        mutating func key(_ key: String) {
+            value(.string(key))
+        }
+
+        mutating func close() {
+            let (index, mark) = open.removeLast()
+            defer { members.removeSubrange(mark...) }
+            guard case .dictionary = table.entries[index] else {
+                table.entries[index] = .array(start: table.references.count, count: members.count - mark)
+                table.references += members[mark...]
+                return
+            }
+            let count = (members.count - mark) / 2
+            // {CF$UID: n} is a UID: its key and value, the last two objects, go.
+            if count == 1, case .scalar(let key) = table.entries[members[mark]], case .scalar(let value) = table.entries[members[mark + 1]],
+               let uid = Self.uid(keys: key.stringValue.map { [$0] } ?? [], value: value) {
+                table.entries.removeSubrange((index + 1)...)
+                table.entries[index] = .scalar(.uid(uid))
+                return
+            }
+            // Keys, then values, as the binary format lays a dictionary out.
+            table.entries[index] = .dictionary(start: table.references.count, count: count)
+            table.references += stride(from: mark, to: members.count, by: 2).map { members[$0] }
+            table.references += stride(from: mark + 1, to: members.count, by: 2).map { members[$0] }
+        }
+    }
+
+    private init() {}
 
     var objectCount: Int { entries.count }
     var topObject: Int { 0 }

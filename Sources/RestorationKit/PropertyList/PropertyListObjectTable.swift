@@ -4,8 +4,8 @@
 /// The keyed-archive decoder walks a table instead of a tree of `PropertyListValue`s, so that a
 /// binary archive is decoded straight from its bytes: an archive holds tens of thousands of
 /// nested property lists, and building a tree of each first cost more than decoding it.
-/// `BinaryPropertyList` reads objects from the bytes when asked; `FlatPropertyList` holds a tree
-/// read from XML in the same shape.
+/// `BinaryPropertyList` reads objects from the bytes when asked; `FlatPropertyList` holds an XML
+/// document (or a tree) in the same shape.
 protocol PropertyListObjectTable {
     var objectCount: Int { get }
     /// The root object's index.

@@ -18,15 +18,96 @@
 struct XMLPropertyListReader {
     let limits: DecodingLimits
 
+    /// The property list as a tree (`PropertyListReader.read`).
     func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
+        var tree = TreeSink()
+        try parse(bytes, into: &tree)
+        return tree.root!
+    }
+
+    /// The property list laid out as an object table, for the keyed-archive decoder: no tree is
+    /// made on the way.
+    func table(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> FlatPropertyList {
+        var table = FlatPropertyList.Builder()
+        try parse(bytes, into: &table)
+        return table.table
+    }
+
+    private func parse<Sink: XMLValueSink>(_ bytes: ArraySlice<UInt8>, into sink: inout Sink) throws(PropertyListError) {
         var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
         do {
-            return try parser.document()
+            try parser.document(into: &sink)
         } catch {
             var placed = error
             placed.textPosition = error.byteOffset.map { TextPosition(of: $0, in: bytes) }
             throw placed
         }
+    }
+}
+
+/// What the parser makes of the values it reads, in document order: a scalar or an empty
+/// container whole, any other container as its opening, its members (a dictionary's as key,
+/// value, key, value…) and its end.
+protocol XMLValueSink {
+    mutating func value(_ value: PropertyListValue)
+    mutating func open(dictionary: Bool)
+    mutating func key(_ key: String)
+    mutating func close()
+}
+
+extension XMLValueSink {
+    /// The UID a dictionary stands for: one whose only key is `CF$UID` with an integer. XML has
+    /// no UID type: keyed archives write references as {CF$UID: n}, and Core Foundation reads
+    /// that form as a reference.
+    static func uid(keys: some Collection<String>, value: PropertyListValue) -> UInt64? {
+        guard keys.count == 1, keys.first == "CF$UID", case .integer(let index) = value, index >= 0, index <= Int128(UInt64.max) else { return nil }
+        return UInt64(index)
+    }
+}
+
+/// Builds the tree of `PropertyListValue`s, with a stack of its own.
+private struct TreeSink: XMLValueSink {
+    /// A container being read: where its members start among the members read and not yet
+    /// taken by their container (and, for a dictionary, among the keys).
+    private struct OpenContainer {
+        let isDictionary: Bool
+        let members: Int
+        let keys: Int
+    }
+
+    private var open: [OpenContainer] = []
+    private var members: [PropertyListValue] = []
+    private var keys: [String] = []
+    private(set) var root: PropertyListValue?
+
+    mutating func value(_ value: PropertyListValue) {
+        if open.isEmpty { root = value } else { members.append(value) }
+    }
+
+    mutating func open(dictionary: Bool) {
+        open.append(OpenContainer(isDictionary: dictionary, members: members.count, keys: keys.count))
+    }
+
+    mutating func key(_ key: String) {
+        keys.append(key)
+    }
+
+    mutating func close() {
+        let container = open.removeLast()
+        let finished: PropertyListValue
+        if container.isDictionary {
+            let keys = Array(keys[container.keys...]), values = Array(members[container.members...])
+            if values.count == 1, let uid = Self.uid(keys: keys, value: values[0]) {
+                finished = .uid(uid)
+            } else {
+                finished = .dictionary(PropertyListDictionary(keys: keys, values: values))
+            }
+            self.keys.removeSubrange(container.keys...)
+        } else {
+            finished = .array(Array(members[container.members...]))
+        }
+        members.removeSubrange(container.members...)
+        value(finished)
     }
 }
 
@@ -44,7 +125,7 @@ private struct XMLPropertyListParser {
 
     // MARK: The document
 
-    mutating func document() throws(PropertyListError) -> PropertyListValue {
+    mutating func document<Sink: XMLValueSink>(into sink: inout Sink) throws(PropertyListError) {
         try skipMisc(allowingDoctype: true)
         var tag = try openTag()
         let wrapped = tag.name == "plist"
@@ -53,7 +134,7 @@ private struct XMLPropertyListParser {
             try skipMisc()
             tag = try openTag()
         }
-        let value = try value(of: tag)
+        try value(of: tag, into: &sink)
         if wrapped {
             try skipMisc()
             try closeTag("plist")
@@ -62,70 +143,43 @@ private struct XMLPropertyListParser {
         guard position == bytes.endIndex else {
             throw error("content after the property list's end")
         }
-        return value
     }
 
     // MARK: Values
 
-    /// A container whose members are being read: where they start among the members read and
-    /// not yet taken by their container (and, for a dictionary, among the keys).
-    private enum OpenContainer {
-        case array(members: Int)
-        case dictionary(members: Int, keys: Int)
-    }
-
-    /// The value that begins with `first`, read with a stack of its own: neither nesting nor
-    /// length uses the thread's stack.
-    private mutating func value(of first: Tag) throws(PropertyListError) -> PropertyListValue {
-        var open: [OpenContainer] = []
-        var members: [PropertyListValue] = []
-        var keys: [String] = []
+    /// The value that begins with `first`, handed to `sink`, read with a stack of its own:
+    /// neither nesting nor length uses the thread's stack.
+    private mutating func value<Sink: XMLValueSink>(of first: Tag, into sink: inout Sink) throws(PropertyListError) {
+        // Whether each open container is a dictionary.
+        var open: [Bool] = []
         var tag = first
         while true {
             // The value `tag` begins, at the depth of `open`: a scalar or an empty container is
             // read whole, any other container is opened.
-            var finished = try scalarOrEmpty(tag)
-            if finished == nil {
+            if let value = try scalarOrEmpty(tag) {
+                sink.value(value)
+            } else {
                 try checkDepth(open.count + 1, at: tag.start)
-                open.append(tag.name == "dict" ? .dictionary(members: members.count, keys: keys.count) : .array(members: members.count))
+                open.append(tag.name == "dict")
+                sink.open(dictionary: tag.name == "dict")
             }
             // Containers that end after it, then the tag of the next member.
             while true {
-                if let value = finished {
-                    guard !open.isEmpty else { return value }
-                    members.append(value)
-                    finished = nil
-                }
+                guard let isDictionary = open.last else { return }
                 try skipMisc()
-                switch open.last! {
-                case .array(let start):
-                    guard try atCloseTag("array") else {
-                        tag = try openTag()
-                        break
-                    }
-                    finished = .array(Array(members[start...]))
-                    members.removeSubrange(start...)
-                    open.removeLast()
-                    continue
-                case .dictionary(let start, let keysStart):
-                    guard try atCloseTag("dict") else {
-                        let keyTag = try openTag()
-                        guard keyTag.name == "key" else {
-                            throw error("a dictionary holds <\(keyTag.name)> where a <key> belongs", at: keyTag.start)
-                        }
-                        keys.append(try text(of: keyTag))
-                        try skipMisc()
-                        tag = try openTag()
-                        break
-                    }
-                    finished = dictionary(keys: Array(keys[keysStart...]), values: Array(members[start...]))
-                    members.removeSubrange(start...)
-                    keys.removeSubrange(keysStart...)
-                    open.removeLast()
-                    continue
-                }
-                break
+                guard try atCloseTag(isDictionary ? "dict" : "array") else { break }
+                open.removeLast()
+                sink.close()
             }
+            if open.last == true {
+                let keyTag = try openTag()
+                guard keyTag.name == "key" else {
+                    throw error("a dictionary holds <\(keyTag.name)> where a <key> belongs", at: keyTag.start)
+                }
+                sink.key(try text(of: keyTag))
+                try skipMisc()
+            }
+            tag = try openTag()
         }
     }
 
@@ -157,16 +211,6 @@ private struct XMLPropertyListParser {
         default:
             throw error("unknown element <\(tag.name)>", at: tag.start)
         }
-    }
-
-    /// A dictionary read; one whose only key is `CF$UID` with an integer is a UID. XML has no
-    /// UID type: keyed archives write references as {CF$UID: n}, and Core Foundation reads
-    /// that form as a reference.
-    private func dictionary(keys: [String], values: [PropertyListValue]) -> PropertyListValue {
-        if keys == ["CF$UID"], case .integer(let index) = values[0], index >= 0, index <= Int128(UInt64.max) {
-            return .uid(UInt64(index))
-        }
-        return .dictionary(PropertyListDictionary(keys: keys, values: values))
     }
 
     private func checkDepth(_ depth: Int, at offset: Int) throws(PropertyListError) {
