@@ -100,7 +100,7 @@ struct FlatPropertyList: PropertyListObjectTable {
             let count = (members.count - mark) / 2
             // {CF$UID: n} is a UID: its key and value, the last two objects, go.
             if count == 1, case .scalar(let key) = table.entries[members[mark]], case .scalar(let value) = table.entries[members[mark + 1]],
-               let uid = Self.uid(keys: key.stringValue.map { [$0] } ?? [], value: value) {
+               let uid = Self.uid(key: key.stringValue, value: value) {
                 table.entries.removeSubrange((index + 1)...)
                 table.entries[index] = .scalar(.uid(uid))
                 return

@@ -56,11 +56,11 @@ protocol XMLValueSink {
 }
 
 extension XMLValueSink {
-    /// The UID a dictionary stands for: one whose only key is `CF$UID` with an integer. XML has
-    /// no UID type: keyed archives write references as {CF$UID: n}, and Core Foundation reads
-    /// that form as a reference.
-    static func uid(keys: some Collection<String>, value: PropertyListValue) -> UInt64? {
-        guard keys.count == 1, keys.first == "CF$UID", case .integer(let index) = value, index >= 0, index <= Int128(UInt64.max) else { return nil }
+    /// The UID a dictionary of one entry, `key` and `value`, stands for: `CF$UID` with an
+    /// integer. XML has no UID type: keyed archives write references as {CF$UID: n}, and Core
+    /// Foundation reads that form as a reference.
+    static func uid(key: String?, value: PropertyListValue) -> UInt64? {
+        guard key == "CF$UID", case .integer(let index) = value, index >= 0, index <= Int128(UInt64.max) else { return nil }
         return UInt64(index)
     }
 }
@@ -97,7 +97,7 @@ private struct TreeSink: XMLValueSink {
         let finished: PropertyListValue
         if container.isDictionary {
             let keys = Array(keys[container.keys...]), values = Array(members[container.members...])
-            if values.count == 1, let uid = Self.uid(keys: keys, value: values[0]) {
+            if values.count == 1, let uid = Self.uid(key: keys[0], value: values[0]) {
                 finished = .uid(uid)
             } else {
                 finished = .dictionary(PropertyListDictionary(keys: keys, values: values))
