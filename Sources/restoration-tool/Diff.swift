@@ -43,8 +43,7 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         color.apply()
-        let limits = decoding.runLimits()
-        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { compare(limits) }
+        compare(decoding.runLimits())
     }
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.

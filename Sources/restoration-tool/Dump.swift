@@ -43,9 +43,7 @@ struct Dump: ParsableCommand {
 
     func run() throws {
         color.apply()
-        // Printing recurses as deeply as decoding: both run on a stack sized for the limits.
-        let limits = decoding.runLimits()
-        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { dumpAll(limits) }
+        dumpAll(decoding.runLimits())
     }
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.

@@ -65,10 +65,8 @@ struct Scan: ParsableCommand {
         let roots = directories.map(Validate.trimmingTrailingSlashes)
         let limits = decoding.runLimits()
         var progress = ProgressLine(quiet: quiet)
-        let result = DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) {
-            ArchiveScanner(limits: limits, maxDirectoryDepth: maxDirectoryDepth).scan(roots) { done in
-                progress.show("scanning: \(done.folders) \(done.folders == 1 ? "folder" : "folders") walked, \(done.archives) \(done.archives == 1 ? "archive" : "archives") read")
-            }
+        let result = ArchiveScanner(limits: limits, maxDirectoryDepth: maxDirectoryDepth).scan(roots) { done in
+            progress.show("scanning: \(done.folders) \(done.folders == 1 ? "folder" : "folders") walked, \(done.archives) \(done.archives == 1 ? "archive" : "archives") read")
         }
         progress.erase()
         for (path, reason) in result.unreadable {

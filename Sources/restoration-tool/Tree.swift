@@ -45,8 +45,7 @@ struct Tree: ParsableCommand {
 
     func run() throws {
         color.apply()
-        let limits = decoding.runLimits()
-        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { drawAll(limits) }
+        drawAll(decoding.runLimits())
     }
 
     /// Ends the process (see `Console.finish`) while the decoded archives are still alive.

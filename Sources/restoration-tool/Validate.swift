@@ -65,7 +65,7 @@ struct Validate: ParsableCommand {
             return
         }
         let limits = decoding.runLimits()
-        DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { validateAll(limits) }
+        validateAll(limits)
     }
 
     static func ruleList() -> String {

@@ -33,12 +33,11 @@ func fuzzDecode(_ bytes: [UInt8]) {
     var sequential = KeyedArchiveDecoder(limits: fuzzLimits)
     sequential.allowsConcurrency = false
     let tape = try? sequential.decodeTape(bytes[...], allowsPlain: true)
-    let stackSize = DeepStack.stackSize(for: fuzzLimits)
     if let tape {
         precondition(tape.wellFormednessProblem == nil, "the tape is not well formed: \(tape.wellFormednessProblem!)")
         let ahead = try? KeyedArchiveDecoder(limits: fuzzLimits).decodeTape(bytes[...], allowsPlain: true)
         precondition(ahead?.wellFormednessProblem == nil, "the tape decoded ahead is not well formed")
-        let same = DeepStack.run(stackSize: stackSize) { ahead.map { tape.value(tape.root) == $0.value($0.root) } }
+        let same = ahead.map { tape.value(tape.root) == $0.value($0.root) }
         precondition(same == true, "decoding nested archives ahead changed the archive")
     }
     guard let archive = try? RestorationArchive.read(bytes: bytes[...], limits: fuzzLimits) else {
@@ -51,8 +50,8 @@ func fuzzDecode(_ bytes: [UInt8]) {
     }
     guard let tape else { preconditionFailure("the model read a keyed archive the decoder rejects") }
     // The same archive from the decoder's values, copied to a tape of their own.
-    let values = DeepStack.run(stackSize: stackSize) { RestorationArchive(archive: tape.keyedArchive, limits: fuzzLimits) }
-    DeepStack.run(stackSize: stackSize) {
+    let values = RestorationArchive(archive: tape.keyedArchive, limits: fuzzLimits)
+    do {
         let text = TextDumpFormatter().formatBytes(archive, file: "fuzz", outputLimit: .max)!
         precondition(!text.isEmpty, "a decoded archive printed nothing")
         precondition(TextDumpFormatter().formatBytes(values, file: "fuzz", outputLimit: .max) == text, "the text of the values differs")
@@ -106,7 +105,7 @@ func fuzzDecode(_ bytes: [UInt8]) {
 /// records read with the identity for a cipher): shown, validated and compared as every
 /// command does.
 func exerciseSavedState(_ shown: RestorationArchive) {
-    DeepStack.run(stackSize: DeepStack.stackSize(for: fuzzLimits)) {
+    do {
         let text = TextDumpFormatter().formatBytes(shown, file: "fuzz", outputLimit: .max).map { String(decoding: $0, as: UTF8.self) } ?? ""
         precondition(text.hasPrefix("File: fuzz\n"), "a saved-state file printed no heading")
         precondition(JSONOutput.text([DumpDocument(file: "fuzz", archive: shown)], asArray: false).hasSuffix("}\n"), "a saved-state file was not written whole as JSON")

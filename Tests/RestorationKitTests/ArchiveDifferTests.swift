@@ -165,7 +165,7 @@ final class ArchiveDifferTests: XCTestCase {
             }
             return ([marker, change.identifierPath?.rawValue ?? ""] + (keys.isEmpty ? [] : [keys.joined(separator: ".")])).joined(separator: " ")
         }
-        XCTAssertGreaterThan(DeepStack.parts(of: count).count, 8)
+        XCTAssertGreaterThan(Parallel.parts(of: count).count, 8)
         XCTAssertEqual(changes.count, expected.count)
         let firstDifference = changes.indices.first { $0 < expected.count && changes[$0] != expected[$0] }
         XCTAssertNil(firstDifference, "changes out of order from \(firstDifference.map { changes[$0] } ?? "")")

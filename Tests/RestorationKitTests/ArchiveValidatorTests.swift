@@ -300,7 +300,7 @@ final class ArchiveValidatorTests: XCTestCase {
         ReferenceRules.checkApp(context, into: &appFindings)
         let metadata = MetadataRules.check(large, expectedBundleVersion: nil)
         let inOnePiece = metadata + pathFindings + PathRules.checkArchive(context) + referenceFindings.diagnostics + appFindings.diagnostics
-        XCTAssertGreaterThan(DeepStack.parts(of: large.objects.count).count, 8)
+        XCTAssertGreaterThan(Parallel.parts(of: large.objects.count).count, 8)
         XCTAssertGreaterThan(diagnostics.count, 500)
         // Compared as a whole: a failure would print every finding.
         XCTAssertTrue(diagnostics == inOnePiece, "the findings are not in the order the rules give them")

@@ -85,7 +85,7 @@ final class RestorationTreeTests: XCTestCase {
         // A path whose parent was not saved is a root, labelled with its whole path.
         objects.append(("Gone/:[0]:/Orphan", ArchiveFields([])))
         let tree = RestorationTree(archive(objects))
-        XCTAssertGreaterThan(DeepStack.parts(of: objects.count).count, 8)
+        XCTAssertGreaterThan(Parallel.parts(of: objects.count).count, 8)
         XCTAssertEqual(tree.roots.map(\.label), ["Tabs", "Gone/:[0]:/Orphan"])
         XCTAssertEqual(tree.roots[0].children.map(\.label), (0..<20).map { "[\($0)] Navigation" })
         for (tab, navigation) in tree.roots[0].children.enumerated() {

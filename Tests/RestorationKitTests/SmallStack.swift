@@ -1,12 +1,13 @@
 import Foundation
 
-/// Runs `body` on a thread of its own with a 256 KiB stack, the least a secondary thread gets
-/// on some systems, and returns what it returns: walks of input-controlled nesting must fit
-/// there. What it returns is handed over whole, so that it is freed on the caller's thread.
-func onSmallStack<Value>(timeout seconds: Double = 120, _ body: @escaping () throws -> Value) throws -> Value {
+/// Runs `body` on a thread of its own with a 256 KiB stack (or `stackSize` bytes), the least a
+/// secondary thread gets on some systems, and returns what it returns: walks of
+/// input-controlled nesting must fit there. What it returns is handed over whole, so that it is
+/// freed on the caller's thread.
+func onSmallStack<Value>(timeout seconds: Double = 120, stackSize: Int = 256 << 10, _ body: @escaping () throws -> Value) throws -> Value {
     let work = SmallStackWork(body)
     let thread = Thread { work.run() }
-    thread.stackSize = 256 << 10
+    thread.stackSize = stackSize
     thread.start()
     guard work.done.wait(timeout: .now() + seconds) == .success else { throw SmallStackTimeout(seconds: seconds) }
     return try work.takeResult().get()

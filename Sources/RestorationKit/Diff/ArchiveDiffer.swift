@@ -94,7 +94,7 @@ public struct ArchiveDiffer: Sendable {
         // Each object's changes depend on that object and its namesake alone: parts of the old
         // archive's objects are compared apart, on all processors, and their changes joined in order.
         let budget = changes.budget
-        let parts = DeepStack.mapParts(of: a.objects.count, stackSize: 1 << 20, first: {
+        let parts = Parallel.mapParts(of: a.objects.count, first: {
             oldPaths = Set(a.objects.map(\.identifierPath))
         }) { range in
             var changes = ChangeList(budget: budget)

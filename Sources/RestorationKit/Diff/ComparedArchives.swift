@@ -12,7 +12,7 @@ extension RestorationArchive {
     /// bound what is decoded. Files that are not keyed archives (macOS window records, plain
     /// property lists) are read whole. See docs/design/diff.md.
     package static func readForComparison(contentsOf paths: [String], limits: DecodingLimits) -> [Result<RestorationArchive, ArchiveError>] {
-        let inputs = concurrently(paths.count, limits: limits) { index in
+        let inputs = concurrently(paths.count) { index in
             Result { () throws(ArchiveError) in try InputFile.read(paths[index], limit: limits.maxInputBytes, run: limits.run)[...] }
         }
         return readForComparison(inputs, paths: paths.map { $0 == "-" ? nil : $0 }, limits: limits)
@@ -26,7 +26,7 @@ extension RestorationArchive {
         // Decoded at the same time, the files share what is left of the run's budget.
         var limits = limits
         limits.runShares = inputs.count
-        let outerLevels = concurrently(inputs.count, limits: limits) { index in
+        let outerLevels = concurrently(inputs.count) { index in
             try? outerLevel(inputs[index].get(), path: paths[index], limits: limits)
         }
         var kept: KeptNestedArchives?
@@ -35,7 +35,7 @@ extension RestorationArchive {
             if unchanged.everyOne { return [.success(a), .success(b)] }
             kept = unchanged.kept
         }
-        return concurrently(inputs.count, limits: limits) { index in
+        return concurrently(inputs.count) { index in
             inputs[index].flatMap { bytes in
                 Result { () throws(ArchiveError) in try read(bytes: bytes, limits: limits, path: paths[index], keeping: kept) }
             }

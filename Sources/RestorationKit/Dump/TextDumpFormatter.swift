@@ -62,7 +62,7 @@ package struct TextDumpFormatter: Sendable {
     /// The text in parts, in order: more than one when the saved objects were written on
     /// several processors.
     private func formatParts(_ archive: RestorationArchive, file: String, outputLimit: Int) -> [TextOutput] {
-        let inParts = archive.isRestorationArchive && writesInParts && DeepStack.parts(of: archive.objects.count).count > 1
+        let inParts = archive.isRestorationArchive && writesInParts && Parallel.parts(of: archive.objects.count).count > 1
         // Room taken at once: about 2 KiB per saved object when the objects are written here (a
         // large archive's dump takes about 1 KiB each), 256 bytes when only the class map and
         // the path list are. A buffer grown by doubling touches twice the memory and copies the
@@ -98,12 +98,12 @@ package struct TextDumpFormatter: Sendable {
         return parts
     }
 
-    /// The saved objects' text in parts (see `DeepStack.parts(of:)`; each object's text depends
+    /// The saved objects' text in parts (see `Parallel.parts(of:)`; each object's text depends
     /// on that object alone), written on all processors, after `spent` bytes of text; the parts
     /// stop soon after they pass `outputLimit` together.
     private func objects(of archive: RestorationArchive, after spent: Int, outputLimit: Int) -> [TextOutput] {
         let budget = SharedTextBudget(limit: outputLimit, spent: spent)
-        return DeepStack.mapParts(of: archive.objects.count, stackSize: 1 << 20) { range in
+        return Parallel.mapParts(of: archive.objects.count) { range in
             var out = TextOutput(limit: outputLimit, capacity: min(outputLimit, range.count * 2048), sharing: budget)
             objects(range, of: archive, into: &out)
             return out

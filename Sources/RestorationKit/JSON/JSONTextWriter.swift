@@ -77,16 +77,16 @@ struct JSONTextWriter {
     }
 
     /// An array whose elements `element` writes, concurrently (see `writeConcurrently`) when
-    /// there are many of them (see `DeepStack.parts(of:)`) and processors to spare.
+    /// there are many of them (see `Parallel.parts(of:)`) and processors to spare.
     private mutating func writeElements(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
-        if sink != nil, allowsConcurrency, DeepStack.parts(of: count).count > 1, DeepStack.availableThreads > 1 {
+        if sink != nil, allowsConcurrency, Parallel.parts(of: count).count > 1, Parallel.processors > 1 {
             writeConcurrently(count: count, element)
         } else {
             writeArray(count: count, element)
         }
     }
 
-    /// Writes an array of deferred archive content in parts (see `DeepStack.mapParts`), each
+    /// Writes an array of deferred archive content in parts (see `Parallel.mapParts`), each
     /// written on one of the processors by a writer of its own at this level, then handed to the
     /// sink in order, which may keep it. The text is the same as `writeArray`'s; elements share
     /// nothing but immutable values. The parts stop soon after their text together passes what
@@ -97,9 +97,8 @@ struct JSONTextWriter {
         let (elementLevel, compact) = (level, compact)
         let budget = SharedTextBudget(limit: limit == .max ? .max : limit - handedOver - output.count, spent: 0)
         // Room for about 2 KiB an element, taken at once: room never written costs no memory.
-        let buffers = PartBuffers(capacity: min(count * 2048 / DeepStack.availableThreads, 64 << 20))
-        // Helpers get as much stack as this thread has left, so they can go as deep as it can.
-        let parts = DeepStack.mapParts(of: count, stackSize: StackBounds.remainingOnCurrentThread()) { range in
+        let buffers = PartBuffers(capacity: min(count * 2048 / Parallel.processors, 64 << 20))
+        let parts = Parallel.mapParts(of: count) { range in
             let buffer = buffers.take()
             defer { buffers.put(buffer) }
             var writer = JSONTextWriter(level: elementLevel, output: buffer)

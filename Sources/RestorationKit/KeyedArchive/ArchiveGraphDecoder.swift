@@ -40,8 +40,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         s.tableEntries.removeSubrange(s.archive.entryBase...)
     }
 
-    /// Checks the root dictionary and decodes `$top`; returns the archive's node.
-    func decodeArchive(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    /// Checks the root dictionary and starts the walk of `$top` (see `beginArchive`).
+    func beginCheckedArchive(_ s: inout DecodingState) throws(ArchiveError) -> Int {
         guard case .dictionary(let dictionary) = try object(table.topObject, &s) else {
             throw s.error(.notKeyedArchive, "not a keyed archive: a property list whose root is \(try describe(table.topObject, &s)), not a dictionary")
         }
@@ -54,7 +54,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             if let name = try string(archiver, &s) { shown = "'\(name)'" }
             throw s.error(.notKeyedArchive, "not a keyed archive: $archiver is \(shown), not 'NSKeyedArchiver'")
         }
-        return try decodeArchive(root: root, &s)
+        return try beginArchive(root: root, &s)
     }
 
     /// The root dictionary's members, when it is a keyed archive's (its `$archiver` is
@@ -142,9 +142,10 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
     }
 
-    /// Decodes `$top` of a root dictionary whose `$archiver` was checked; returns the
-    /// archive's node.
-    func decodeArchive(root: RootMembers, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    /// Checks `$top`, `$objects` and `$version` of a root dictionary whose `$archiver` was
+    /// checked, lays out the archive's scratch (which `endArchive` takes down) and pushes the
+    /// frame of `$top`; returns where the archive's walk starts (see `walk`).
+    func beginArchive(root: RootMembers, _ s: inout DecodingState) throws(ArchiveError) -> Int {
         if archiveDepth == 0 { s.repeatedRootKeys = root.repeated }
         let topIndex = try value(.top, of: root, &s)
         guard let topIndex, case .dictionary(let top) = try object(topIndex, &s) else {
@@ -173,33 +174,47 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         s.archive.slotBase = s.slots.count
         s.slots.append(contentsOf: repeatElement(DecodingState.ObjectSlot(), count: objects.count))
         s.archive.classBase = s.archiveClasses.count
-        defer {
-            s.slots.removeSubrange(s.archive.slotBase...)
-            s.archiveClasses.removeSubrange(s.archive.classBase...)
-        }
+        s.archive.holdsSlots = true
         prefetchNestedArchives(in: top, &s)
         let base = s.walk.count
         s.walk.append(WalkFrame(kind: .fields, container: top, depth: baseDepth + 1, mark: s.tape.stack.count, owner: nil, info: nil))
-        return try walk(from: base, &s)
+        return base
+    }
+
+    /// Takes down what `pushEntries` and `beginArchive` laid out, when the archive's walk has
+    /// ended or failed.
+    func endArchive(_ s: inout DecodingState) {
+        if s.archive.holdsSlots {
+            s.slots.removeSubrange(s.archive.slotBase...)
+            s.archiveClasses.removeSubrange(s.archive.classBase...)
+            s.archive.holdsSlots = false
+        }
+        popEntries(&s)
     }
 
     // MARK: The walk
 
     /// Decodes the values of the frames from `base` up of the state's walk (see `WalkFrame`),
     /// the innermost first, after taking `delivered`, a value ready for the innermost; returns
-    /// the value of the frame at `base` (or `delivered`, when there is none).
+    /// the value of the frame at `base` (or `delivered`, when there is none), or nil when it
+    /// meets a nested archive: that archive's level is pushed, and the walk goes on when the
+    /// level's value is delivered (see `DecodingState.drive`).
     ///
-    /// The walk keeps its own stack, so that neither deep nesting nor a long chain of entries
-    /// that refer to one another uses the thread's: only a nested archive recurses (a few
-    /// levels, bounded by `maxArchiveDepth`). Members are read and decoded in the order a
+    /// The walk keeps its own stack, and nested archives are levels of the state's, so that
+    /// neither deep nesting, nor a long chain of entries that refer to one another, nor
+    /// archives inside archives use the thread's. Members are read and decoded in the order a
     /// recursive descent would read them, so counts and errors are the same.
-    private func walk(from base: Int, delivering delivered: TapeNode? = nil, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    func walk(from base: Int, delivering delivered: TapeNode? = nil, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
         var delivered = delivered
         walking: while true {
             if let value = delivered {
                 guard s.walk.count > base else { return value }
                 delivered = nil
                 let top = s.walk.count - 1
+                if s.walk[top].kind == .nested {
+                    delivered = settle(s.walk.removeLast().owner, value, &s)
+                    continue walking
+                }
                 s.tape.stack.append(value)
                 if s.walk[top].kind == .fields {
                     s.location.removeLast()
@@ -212,6 +227,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             let (kind, container, depth) = (s.walk[top].kind, s.walk[top].container, s.walk[top].depth)
             var (position, count) = (s.walk[top].position, s.walk[top].count)
             switch kind {
+            case .nested:
+                preconditionFailure("a nested archive's frame waits for its level, which walks on top of it")
             case .fields:
                 let isObject = s.walk[top].info != nil
                 while position < container.count {
@@ -231,7 +248,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                         continue
                     }
                     (s.walk[top].position, s.walk[top].count) = (position, count)
-                    delivered = value
+                    if s.walk[top + 1].kind == .nested { return nil }
                     continue walking
                 }
                 let frame = s.walk.removeLast()
@@ -252,7 +269,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                         continue
                     }
                     s.walk[top].position = position
-                    delivered = value
+                    if s.walk[top + 1].kind == .nested { return nil }
                     continue walking
                 }
                 let frame = s.walk.removeLast()
@@ -319,10 +336,10 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 try s.consumeBytes(size)
                 return node
             case .inputData(let start, let count):
-                return try data(input[(input.startIndex + start)..<(input.startIndex + start + count)], inSource: inSource, depth: depth, &s)
+                return try data(input[(input.startIndex + start)..<(input.startIndex + start + count)], inSource: inSource, depth: depth, owner: owner, &s)
             case .treeData(let index):
                 guard case .scalar(.data(let bytes)) = try object(index, &s) else { preconditionFailure("a tree's data item is not data") }
-                return try data(bytes, inSource: false, depth: depth, &s)
+                return try data(bytes, inSource: false, depth: depth, owner: owner, &s)
             case .scalar(.uid(let uid)):
                 if let node = try takeDecoded(uid, depth: depth, &s) { return node }
                 // An `$objects` entry met for the first time: its slot is filled when its
@@ -616,9 +633,12 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
 
     // MARK: Data and nested archives
 
-    /// Data: a nested archive, or bytes (`inSource`: a slice of the tape's source).
-    private func data(_ bytes: ArraySlice<UInt8>, inSource: Bool, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
-        return try NestedArchiveReader(archiveDepth: archiveDepth, inSource: inSource).value(of: bytes, depth: depth, &s)
+    /// Data: bytes (`inSource`: a slice of the tape's source), or nil when they hold a nested
+    /// archive whose level was pushed, with the frame its value is delivered to (which takes
+    /// `owner`).
+    @inline(__always)
+    private func data(_ bytes: ArraySlice<UInt8>, inSource: Bool, depth: Int, owner: WalkFrame.Owner?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
+        try NestedArchiveReader(archiveDepth: archiveDepth, inSource: inSource).begin(bytes, depth: depth, owner: owner, &s)
     }
 
     /// Decodes, on all processors, the nested archives `$top` refers to (UIKit's one per saved
@@ -628,21 +648,21 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// and decodes in place otherwise, so results and errors do not depend on the threads.
     private func prefetchNestedArchives(in top: PropertyListContainer, _ s: inout DecodingState) {
         guard archiveDepth == 0, s.allowsConcurrency, top.count >= Self.prefetchThreshold, s.kept.map({ !$0.keepsAll }) ?? true else { return }
-        let threads = DeepStack.availableThreads
-        guard threads > 1 else { return }
-        let (limits, source, decoder, kept, objects) = (s.limits, s.tape.source, self, s.kept, s.archive.objects)
+        guard Parallel.processors > 1 else { return }
+        let (limits, source, sourceBuffer, decoder, kept, objects) = (s.limits, s.tape.source, s.sourceBuffer, self, s.kept, s.archive.objects)
         let budget = PrefetchBudget(limits: limits, objects: s.archive.objects.count)
-        let batchCount = min(top.count, threads * 8)
+        let batchCount = min(top.count, min(Parallel.processors, 8) * 8)
         // By position in `$top`. Each worker finds the archives of its share of the positions
         // itself: finding one reads three places far apart in the file, work worth sharing.
         var results = [PrefetchedArchive?](repeating: nil, count: top.count)
         var batches = [TapeBuilder?](repeating: nil, count: batchCount)
         results.withUnsafeMutableBufferPointer { results in
             batches.withUnsafeMutableBufferPointer { batches in
-                DeepStack.concurrentPerform(count: batchCount, threads: threads, stackSize: DeepStack.stackSize(for: limits)) { batch in
+                Parallel.forEach(batchCount) { batch in
                     // One level of concurrency: a worker decodes its archives on its own thread.
                     var state = DecodingState(limits: limits, allowsConcurrency: false)
                     state.tape.source = source
+                    state.sourceBuffer = sourceBuffer
                     state.kept = kept
                     state.archive.objects = objects
                     for position in (batch * top.count / batchCount)..<((batch + 1) * top.count / batchCount) {
@@ -695,7 +715,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
         }
         // Held once, so that each batch's memory goes as soon as it is copied.
         batches = [TapeBuilder?](repeating: nil, count: batches.count)
-        for (batch, relocation) in s.tape.absorb(all: &joining, reserving: top.count * 4, threads: threads).enumerated() {
+        for (batch, relocation) in s.tape.absorb(all: &joining, reserving: top.count * 4).enumerated() {
             s.archive.joinedBatches[batch] = relocation
         }
         s.archive.batches = batches
@@ -820,6 +840,8 @@ struct ArchiveScratch {
     fileprivate(set) var openBeyondEntries = Set<Int>()
     /// Where this archive's class descriptions met so far start in the state's scratch.
     fileprivate(set) var classBase = 0
+    /// Whether the slots and class descriptions from the bases on are this archive's.
+    fileprivate var holdsSlots = false
     /// Nested archives decoded ahead (see `prefetchNestedArchives`), and for each UID the
     /// position of its archive there (-1 for none, or once taken): an array, not a dictionary,
     /// because the walk of a large `$top` looks up every entry on one processor.
@@ -852,12 +874,12 @@ extension ArchiveGraphDecoder {
         return try value(.archiver, of: rootMembers(of: dictionary, &s), &s) == nil
     }
 
-    /// Decodes the root value of a plain property list as a value of an archive is decoded:
-    /// data that holds a keyed archive becomes a nested archive, under the same limits.
-    func decodePlainRoot(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+    /// Starts the root value of a plain property list, decoded as a value of an archive is:
+    /// data that holds a keyed archive becomes a nested archive, under the same limits. Returns
+    /// the value when it is a scalar, else nil with its frame pushed.
+    func beginPlainRoot(_ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
         s.archive.sharesContainers = true
-        let base = s.walk.count
-        return try walk(from: base, delivering: try start(table.topObject, depth: baseDepth + 1, &s), &s)
+        return try start(table.topObject, depth: baseDepth + 1, &s)
     }
 }
 
@@ -870,7 +892,18 @@ struct NestedArchiveReader {
     /// Whether the data is part of the tape's source.
     let inSource: Bool
 
+    /// The value of `bytes`, decoded to the end here (for callers outside a walk).
     func value(of bytes: ArraySlice<UInt8>, depth: Int, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        if let node = try begin(bytes, depth: depth, owner: nil, &s) { return node }
+        let node = try s.drive(from: s.levels.count - 1)
+        s.walk.removeLast()
+        return node
+    }
+
+    /// Starts reading `bytes`: returns their node when that takes no walk, and otherwise pushes
+    /// a frame for the nested archive's value (which settles `owner`) and the archive's level,
+    /// and returns nil.
+    func begin(_ bytes: ArraySlice<UInt8>, depth: Int, owner: WalkFrame.Owner?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
         try s.consume(1)
         guard let format = try? PropertyListReader.format(of: bytes) else {
             try s.consumeData(bytes.count)
@@ -884,46 +917,65 @@ struct NestedArchiveReader {
         guard s.nestedBytes <= s.limits.maxNestedArchiveBytes else {
             throw s.error(.limitExceeded, s.limits.exceeded(.nestedBytes), at: inSource ? bytes.startIndex : nil)
         }
-        let marks = (stack: s.tape.stack.count, walk: s.walk.count, pending: s.pendingSlots.count, location: s.location.count, slots: s.slots.count, entries: s.tableEntries.count)
-        let outcome: NestedOutcome
+        let marks = Marks(s)
+        s.walk.append(WalkFrame(kind: .nested, container: PropertyListContainer(index: 0, count: 0, references: 0), depth: depth, mark: s.tape.stack.count, owner: owner, info: nil))
         do throws(ArchiveError) {
             switch format {
             case .binary:
-                outcome = try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in
-                    try nested(table, input: bytes, inSource: inSource, bytes: bytes, depth: depth, &s)
+                // Bytes that are not the source's (an XML file's data) are copied, so that the
+                // table's buffer lives as long as its level.
+                let copy = inSource && s.sourceBuffer != nil ? nil : CopiedBytes(bytes)
+                let table: BinaryPropertyList
+                do throws(PropertyListError) {
+                    if let copy {
+                        table = try .inCopy(copy, of: bytes)
+                    } else {
+                        table = try .inSource(bytes, of: s.sourceBuffer!, base: s.tape.source.startIndex)
+                    }
+                } catch {
+                    throw s.error(error)
                 }
+                return try begin(table, input: bytes, inSource: copy == nil, bytes: bytes, depth: depth, marks: marks, keeping: copy, &s)
             case .xml:
-                outcome = try nested(try s.readXML(bytes), input: [], inSource: false, bytes: bytes, depth: depth, &s)
+                return try begin(try s.readXML(bytes), input: [], inSource: false, bytes: bytes, depth: depth, marks: marks, keeping: nil, &s)
             }
         } catch {
-            if error.kind == .limitExceeded {
-                throw ArchiveError(error.kind, error.reason, at: error.byteOffset, location: error.location.isEmpty ? s.locationNames : error.location)
-            }
-            // What the failed archive left half built is dropped.
-            s.tape.stack.removeSubrange(marks.stack...)
-            s.walk.removeSubrange(marks.walk...)
-            s.pendingSlots.removeSubrange(marks.pending...)
-            s.location.removeSubrange(marks.location...)
-            s.slots.removeSubrange(marks.slots...)
-            s.tableEntries.removeSubrange(marks.entries...)
-            // Bytes that announce a property list but cannot be read as one stay bytes, with why:
-            // where in the data, not in the file, so that the same bytes compare equal wherever
-            // they lie.
-            var reason = error.reason.cutInTheMiddle(to: PropertyListError.maximumReasonLength)
-            if error.kind == .unreadable, let offset = error.byteOffset {
-                reason += " (at byte \(offset - bytes.startIndex) of the data)"
-            }
-            try s.consumeData(bytes.count)
-            try s.consumeText(reason)
-            return s.tape.failedArchive(dataNode(bytes, &s), reason: reason)
+            return try recover(from: error, marks: marks, bytes: bytes, &s)
         }
-        switch outcome {
-        case .archive(let archive):
-            return archive
-        case .notKeyedArchive:
-            try s.consumeData(bytes.count)
-            return dataNode(bytes, &s)
+    }
+
+    /// What the state held before a nested archive began: what a failed archive left half
+    /// built is dropped back to it.
+    struct Marks {
+        var stack, walk, pending, location, slots, entries: Int
+
+        init(_ s: DecodingState) {
+            (stack, walk, pending, location, slots, entries) = (s.tape.stack.count, s.walk.count, s.pendingSlots.count, s.location.count, s.slots.count, s.tableEntries.count)
         }
+    }
+
+    /// The value of bytes that announce a property list whose archive failed with `error`: the
+    /// bytes with the reason, or the error again when it is a limit's, which ends the file.
+    func recover(from error: ArchiveError, marks: Marks, bytes: ArraySlice<UInt8>, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        if error.kind == .limitExceeded {
+            throw ArchiveError(error.kind, error.reason, at: error.byteOffset, location: error.location.isEmpty ? s.locationNames : error.location)
+        }
+        s.tape.stack.removeSubrange(marks.stack...)
+        s.walk.removeSubrange(marks.walk...)
+        s.pendingSlots.removeSubrange(marks.pending...)
+        s.location.removeSubrange(marks.location...)
+        s.slots.removeSubrange(marks.slots...)
+        s.tableEntries.removeSubrange(marks.entries...)
+        // Bytes that announce a property list but cannot be read as one stay bytes, with why:
+        // where in the data, not in the file, so that the same bytes compare equal wherever
+        // they lie.
+        var reason = error.reason.cutInTheMiddle(to: PropertyListError.maximumReasonLength)
+        if error.kind == .unreadable, let offset = error.byteOffset {
+            reason += " (at byte \(offset - bytes.startIndex) of the data)"
+        }
+        try s.consumeData(bytes.count)
+        try s.consumeText(reason)
+        return s.tape.failedArchive(dataNode(bytes, &s), reason: reason)
     }
 
     /// A data node for bytes that are not an archive: left in the input, or copied to the text.
@@ -932,31 +984,167 @@ struct NestedArchiveReader {
         return TapeNode(.data, flags: .inSource, count: bytes.count, payload: UInt64(bytes.startIndex))
     }
 
-    private enum NestedOutcome {
-        /// The archive's node.
-        case archive(TapeNode)
-        /// A well-formed property list that is not a keyed archive: an app's own data.
-        case notKeyedArchive
+    /// Starts the nested archive of `table`: its level pushed (nil), or the data's node when
+    /// the table is a well-formed property list that is not a keyed archive (an app's own data).
+    private func begin<Nested: PropertyListObjectTable>(
+        _ table: Nested, input: ArraySlice<UInt8>, inSource: Bool, bytes: ArraySlice<UInt8>, depth: Int,
+        marks: Marks, keeping copy: CopiedBytes?, _ s: inout DecodingState
+    ) throws(ArchiveError) -> TapeNode? {
+        let decoder = ArchiveGraphDecoder<Nested>(table: table, input: input, inSource: inSource, archiveDepth: archiveDepth + 1, baseDepth: depth)
+        // A failure met on the walk keeps the frame the value is delivered to.
+        var levelMarks = marks
+        levelMarks.walk += 1
+        let level = Nested.level(decoder, nested: NestedFailure(reader: self, bytes: bytes, marks: levelMarks), keeping: copy)
+        level.begin(&s)
+        do throws(ArchiveError) {
+            guard let root = try decoder.keyedArchiveRoot(&s) else {
+                try s.checkPropertyList(table)
+                level.end(&s)
+                s.walk.removeLast()
+                try s.consumeData(bytes.count)
+                return dataNode(bytes, &s)
+            }
+            guard archiveDepth + 1 < s.limits.maxArchiveDepth else {
+                throw s.error(.limitExceeded, DecodingLimit.archiveDepth.exceeded(s.limits.maxArchiveDepth), at: inSource ? bytes.startIndex : nil)
+            }
+            level.base = try decoder.beginArchive(root: root, &s)
+        } catch {
+            level.end(&s)
+            throw error
+        }
+        s.levels.append(level)
+        return nil
+    }
+}
+
+/// How a nested archive that fails is shown: its reader, its bytes, and the state before it.
+struct NestedFailure {
+    let reader: NestedArchiveReader
+    let bytes: ArraySlice<UInt8>
+    let marks: NestedArchiveReader.Marks
+}
+
+/// One archive under way in a file's decoding (see `DecodingState.drive`): the file's own, or a
+/// nested one its walk met, with its decoder, the outer archive's scratch while this one's is
+/// the state's, and what to make of a failure.
+///
+/// A final class holding the decoder of each table type it may have (one is set), not a
+/// generic class behind a protocol, whose methods would run unspecialized code (the walk is
+/// most of decoding), nor an enum, whose payload is copied at each use.
+final class ArchiveLevel {
+    private let binary: ArchiveGraphDecoder<BinaryPropertyList>?
+    private let flat: ArchiveGraphDecoder<FlatPropertyList>?
+    /// Where the archive's frames start on the state's walk.
+    var base = 0
+    /// The outer archive's scratch, while this one's is the state's.
+    private var outer = ArchiveScratch()
+    /// For a nested archive, how it is shown when it fails (nil: the file's, whose error is the file's).
+    private let nested: NestedFailure?
+    /// The bytes the table reads, when they are a copy.
+    private let copy: CopiedBytes?
+
+    init(_ decoder: ArchiveGraphDecoder<BinaryPropertyList>, nested: NestedFailure?, keeping copy: CopiedBytes? = nil) {
+        (binary, flat) = (decoder, nil)
+        self.nested = nested
+        self.copy = copy
     }
 
-    private func nested<Nested: PropertyListObjectTable>(
-        _ nested: Nested, input: ArraySlice<UInt8>, inSource: Bool, bytes: ArraySlice<UInt8>, depth: Int, _ s: inout DecodingState
-    ) throws(ArchiveError) -> NestedOutcome {
-        let decoder = ArchiveGraphDecoder<Nested>(table: nested, input: input, inSource: inSource, archiveDepth: archiveDepth + 1, baseDepth: depth)
-        // The nested archive's scratch is its own; the outer archive's comes back when it ends.
-        var outer = ArchiveScratch()
+    init(_ decoder: ArchiveGraphDecoder<FlatPropertyList>, nested: NestedFailure?, keeping copy: CopiedBytes? = nil) {
+        (binary, flat) = (nil, decoder)
+        self.nested = nested
+        self.copy = copy
+    }
+
+    /// Makes a fresh scratch the state's, with the table's entries.
+    func begin(_ s: inout DecodingState) {
         swap(&outer, &s.archive)
-        defer { swap(&outer, &s.archive) }
-        decoder.pushEntries(&s)
-        defer { decoder.popEntries(&s) }
-        guard let root = try decoder.keyedArchiveRoot(&s) else {
-            try s.checkPropertyList(nested)
-            return .notKeyedArchive
+        if binary != nil { binary!.pushEntries(&s) } else { flat!.pushEntries(&s) }
+    }
+
+    /// Goes on with the archive's walk, `delivered` first: the archive's node when it is done,
+    /// or nil when the walk met a nested archive and pushed its level.
+    func resume(delivering delivered: TapeNode?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
+        if binary != nil { return try binary!.walk(from: base, delivering: delivered, &s) }
+        return try flat!.walk(from: base, delivering: delivered, &s)
+    }
+
+    /// Takes down the archive's scratch and puts back the outer archive's.
+    func end(_ s: inout DecodingState) {
+        if binary != nil { binary!.endArchive(&s) } else { flat!.endArchive(&s) }
+        swap(&outer, &s.archive)
+    }
+
+    /// The value of the archive that failed with `error`, or the error that ends the file.
+    func recover(from error: ArchiveError, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode {
+        guard let nested else { throw error }
+        return try nested.reader.recover(from: error, marks: nested.marks, bytes: nested.bytes, &s)
+    }
+}
+
+extension BinaryPropertyList {
+    static func level(_ decoder: ArchiveGraphDecoder<Self>, nested: NestedFailure?, keeping copy: CopiedBytes? = nil) -> ArchiveLevel {
+        ArchiveLevel(decoder, nested: nested, keeping: copy)
+    }
+}
+
+extension FlatPropertyList {
+    static func level(_ decoder: ArchiveGraphDecoder<Self>, nested: NestedFailure?, keeping copy: CopiedBytes? = nil) -> ArchiveLevel {
+        ArchiveLevel(decoder, nested: nested, keeping: copy)
+    }
+}
+
+extension DecodingState {
+    /// Runs the levels from `first` up (see `ArchiveLevel`) until level `first` ends, and
+    /// returns its value: the innermost level walks; a level that meets a nested archive pushes
+    /// the archive's level and waits for its value, which is delivered when that level ends (or
+    /// fails and recovers). One loop on the calling thread's stack, however deep archives nest.
+    mutating func drive(from first: Int, delivering initial: TapeNode? = nil) throws(ArchiveError) -> TapeNode {
+        var outcome: Result<TapeNode?, ArchiveError> = .success(initial)
+        while true {
+            let level = levels[levels.count - 1]
+            let value: TapeNode
+            switch outcome {
+            case .success(let delivered):
+                do throws(ArchiveError) {
+                    guard let node = try level.resume(delivering: delivered, &self) else {
+                        outcome = .success(nil)
+                        continue
+                    }
+                    value = node
+                } catch {
+                    outcome = .failure(error)
+                    continue
+                }
+                level.end(&self)
+                levels.removeLast()
+            case .failure(let error):
+                level.end(&self)
+                levels.removeLast()
+                do throws(ArchiveError) {
+                    value = try level.recover(from: error, &self)
+                } catch {
+                    if levels.count == first { throw error }
+                    outcome = .failure(error)
+                    continue
+                }
+            }
+            if levels.count == first { return value }
+            outcome = .success(value)
         }
-        guard archiveDepth + 1 < s.limits.maxArchiveDepth else {
-            throw s.error(.limitExceeded, DecodingLimit.archiveDepth.exceeded(s.limits.maxArchiveDepth), at: inSource ? bytes.startIndex : nil)
-        }
-        return .archive(try decoder.decodeArchive(root: root, &s))
+    }
+}
+
+/// A copy of bytes a binary table reads, in memory of its own (see `BinaryPropertyList.inCopy`).
+final class CopiedBytes {
+    let buffer: UnsafeMutableRawBufferPointer
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        buffer = .allocate(byteCount: max(1, bytes.count), alignment: 8)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+    }
+
+    deinit {
+        buffer.deallocate()
     }
 }
 

@@ -32,6 +32,11 @@ struct DecodingState {
     /// The values the decoder's walk has opened and not finished, the innermost last (see
     /// `ArchiveGraphDecoder.walk`).
     var walk: [WalkFrame] = []
+    /// The archives under way, the file's first and the innermost nested one last (see `drive`).
+    var levels: [ArchiveLevel] = []
+    /// The tape's source, held in place while the file is decoded: nested binary archives in
+    /// it are read where they lie.
+    var sourceBuffer: UnsafeRawBufferPointer?
     /// The slots of `$objects` entries under way that hold only the UID of the next entry (a
     /// chain), to be filled with the value the chain ends in (see `WalkFrame.Owner`).
     var pendingSlots: [Int] = []
@@ -141,7 +146,15 @@ struct DecodingState {
         switch format {
         case .binary:
             tape.source = bytes
-            return try BinaryPropertyList.withTable(bytes) { (table) throws(ArchiveError) in try decodeRoot(table, input: bytes, inSource: true, allowsPlain: allowsPlain) }
+            return try withSourceInPlace { (s) throws(ArchiveError) in
+                let table: BinaryPropertyList
+                do throws(PropertyListError) {
+                    table = try BinaryPropertyList.inSource(bytes, of: s.sourceBuffer!, base: bytes.startIndex)
+                } catch {
+                    throw ArchiveError(error)
+                }
+                return try s.decodeRoot(table, input: bytes, inSource: true, allowsPlain: allowsPlain)
+            }
         case .xml:
             return try decodeRoot(try readXML(bytes), input: [], inSource: false, allowsPlain: allowsPlain)
         }
@@ -152,17 +165,31 @@ struct DecodingState {
     mutating func decodeRoot<Table: PropertyListObjectTable>(_ table: Table, input: ArraySlice<UInt8>, inSource: Bool, allowsPlain: Bool = false) throws(ArchiveError) -> ArchiveTape {
         do throws(ArchiveError) {
             let decoder = ArchiveGraphDecoder(table: table, input: input, inSource: inSource, archiveDepth: 0, baseDepth: 0)
+            let level = Table.level(decoder, nested: nil, keeping: nil)
             archive = ArchiveScratch()
-            decoder.pushEntries(&self)
-            defer { decoder.popEntries(&self) }
-            if allowsPlain, try decoder.isPlainPropertyList(&self) {
-                // A broken property list is reported as such, as when plain lists are refused.
-                try checkPropertyList(table)
-                let root = try decoder.decodePlainRoot(&self)
-                return ArchiveTape(tape, root: root, isPlainPropertyList: true)
+            level.begin(&self)
+            let first = levels.count
+            levels.append(level)
+            let delivered: TapeNode?
+            let isPlain: Bool
+            do throws(ArchiveError) {
+                isPlain = allowsPlain ? try decoder.isPlainPropertyList(&self) : false
+                if isPlain {
+                    // A broken property list is reported as such, as when plain lists are refused.
+                    try checkPropertyList(table)
+                    level.base = walk.count
+                    delivered = try decoder.beginPlainRoot(&self)
+                } else {
+                    level.base = try decoder.beginCheckedArchive(&self)
+                    delivered = nil
+                }
+            } catch {
+                levels.removeLast()
+                level.end(&self)
+                throw error
             }
-            let root = try decoder.decodeArchive(&self)
-            return ArchiveTape(tape, root: root, repeatedRootKeys: repeatedRootKeys)
+            let root = try drive(from: first, delivering: delivered)
+            return isPlain ? ArchiveTape(tape, root: root, isPlainPropertyList: true) : ArchiveTape(tape, root: root, repeatedRootKeys: repeatedRootKeys)
         } catch where error.kind == .notKeyedArchive {
             // Not a keyed archive: a broken property list is reported as such first.
             try checkPropertyList(table)
@@ -170,10 +197,21 @@ struct DecodingState {
         }
     }
 
+    /// Runs `body` with `sourceBuffer` holding the tape's source in place.
+    mutating func withSourceInPlace<T>(_ body: (inout DecodingState) throws(ArchiveError) -> T) throws(ArchiveError) -> T {
+        let source = tape.source
+        let result: Result<T, ArchiveError> = source.withUnsafeBytes { buffer in
+            sourceBuffer = buffer
+            defer { sourceBuffer = nil }
+            do throws(ArchiveError) { return .success(try body(&self)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
     /// Fails with the first problem of a property list that is not decoded as an archive.
     func checkPropertyList<Table: PropertyListObjectTable>(_ table: Table) throws(ArchiveError) {
         do throws(PropertyListError) {
-            _ = try table.tree(limits: limits)
+            try table.check(limits: limits)
         } catch {
             throw self.error(error)
         }
@@ -306,6 +344,8 @@ struct WalkFrame {
     enum Kind {
         /// `$top`'s entries (`info` nil), or an object's fields.
         case fields
+        /// A nested archive, whose value its level delivers (see `DecodingState.drive`).
+        case nested
         case array
         case dictionary
     }

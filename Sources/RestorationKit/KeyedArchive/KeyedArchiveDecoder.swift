@@ -17,15 +17,11 @@ public struct KeyedArchiveDecoder: Sendable {
         self.limits = limits
     }
 
-    /// Reads `bytes` as a property list (binary or XML) and decodes it.
-    ///
-    /// Runs on a worker of the library's pool whose stack fits the nesting `limits` allow:
-    /// nested archives are decoded by recursion (see `DeepStack`).
+    /// Reads `bytes` as a property list (binary or XML) and decodes it, on the calling thread
+    /// (parts of a large archive on all processors): the decoder keeps stacks of its own.
     public func decode(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> KeyedArchive {
-        try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
-            var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
-            return try state.decodeFile(bytes).keyedArchive
-        }
+        var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
+        return try state.decodeFile(bytes).keyedArchive
     }
 
     public func decode(_ bytes: [UInt8]) throws(ArchiveError) -> KeyedArchive {
@@ -35,23 +31,19 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Decodes `bytes` into a tape; with `allowsPlain`, a plain property list too (see
     /// `DecodingState.decodeFile`), leaving the nested archives `kept` as data.
     func decodeTape(_ bytes: ArraySlice<UInt8>, allowsPlain: Bool = false, keeping kept: KeptNestedArchives? = nil) throws(ArchiveError) -> ArchiveTape {
-        try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> ArchiveTape in
-            var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
-            state.kept = kept
-            return try state.decodeFile(bytes, allowsPlain: allowsPlain)
-        }
+        var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
+        state.kept = kept
+        return try state.decodeFile(bytes, allowsPlain: allowsPlain)
     }
 
     /// Decodes a property list already read.
-    public func decode(propertyList: PropertyListValue) throws(ArchiveError) -> KeyedArchive {
-        try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(ArchiveError) -> KeyedArchive in
-            var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
-            return try state.decodeRoot(FlatPropertyList(propertyList), input: [], inSource: false).keyedArchive
-        }
+    package func decode(propertyList: PropertyListValue) throws(ArchiveError) -> KeyedArchive {
+        var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
+        return try state.decodeRoot(FlatPropertyList(propertyList), input: [], inSource: false).keyedArchive
     }
 
     /// Whether a property list is an NSKeyedArchiver archive (by its `$archiver`).
-    public static func isKeyedArchive(_ plist: PropertyListValue) -> Bool {
+    package static func isKeyedArchive(_ plist: PropertyListValue) -> Bool {
         plist.dictionaryValue?["$archiver"] == .string("NSKeyedArchiver")
     }
 }

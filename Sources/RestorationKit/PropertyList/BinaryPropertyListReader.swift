@@ -29,7 +29,8 @@ private struct Trailer {
 }
 
 /// A binary property list read in place: objects are decoded from the bytes when asked for, each
-/// access checked against the buffer. Valid only inside `withTable`, which holds the bytes.
+/// access checked against the buffer. Valid only while the buffer is: inside `withTable`, which
+/// holds the bytes, or as long as the holder of an `inSource` or `inCopy` buffer says.
 struct BinaryPropertyList: PropertyListObjectTable {
     let buffer: UnsafeRawBufferPointer
     /// The bytes `buffer` points into, which data values are slices of.
@@ -57,6 +58,17 @@ struct BinaryPropertyList: PropertyListObjectTable {
             }
         }
         return try result.get()
+    }
+
+    /// The table of `bytes`, a slice of the array whose bytes `buffer` holds in place from
+    /// index `base` on: valid while that buffer is.
+    static func inSource(_ bytes: ArraySlice<UInt8>, of buffer: UnsafeRawBufferPointer, base: Int) throws(PropertyListError) -> BinaryPropertyList {
+        try BinaryPropertyList(buffer: UnsafeRawBufferPointer(rebasing: buffer[(bytes.startIndex - base)..<(bytes.endIndex - base)]), source: bytes)
+    }
+
+    /// The table of `bytes`, read from `copy`, which holds the same bytes: valid while it lives.
+    static func inCopy(_ copy: CopiedBytes, of bytes: ArraySlice<UInt8>) throws(PropertyListError) -> BinaryPropertyList {
+        try BinaryPropertyList(buffer: UnsafeRawBufferPointer(rebasing: copy.buffer[0..<bytes.count]), source: bytes)
     }
 
     private init(buffer: UnsafeRawBufferPointer, source: ArraySlice<UInt8>) throws(PropertyListError) {

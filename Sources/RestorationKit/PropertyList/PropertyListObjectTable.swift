@@ -27,6 +27,8 @@ protocol PropertyListObjectTable {
     /// sound; nil otherwise (`item` then reads it, or reports what is wrong). The short way to a
     /// class description's names, which every nested archive repeats.
     func asciiBytes(_ index: Int) -> UnsafeRawBufferPointer?
+    /// The level of a file's decoding that decodes an archive in this table.
+    static func level(_ decoder: ArchiveGraphDecoder<Self>, nested: NestedFailure?, keeping copy: CopiedBytes?) -> ArchiveLevel
 }
 
 /// One object of a table as the keyed-archive decoder reads it: strings and data are left in the
@@ -117,12 +119,35 @@ extension PropertyListObjectTable {
     /// The property list as a tree of values: each object decoded once and shared after that, a
     /// reference cycle refused, and depth and expansion bounded by `limits`.
     func tree(limits: DecodingLimits) throws(PropertyListError) -> PropertyListValue {
+        try read(limits: limits, building: true)
+    }
+
+    /// See `PropertyListReader.topLevelScalars`.
+    func topLevelScalars(limits: DecodingLimits) throws(PropertyListError) -> PropertyListDictionary? {
+        try check(limits: limits)
+        guard case .dictionary(let dictionary) = try object(topObject) else { return nil }
+        var members: [(String, PropertyListValue)] = []
+        for position in 0..<dictionary.count {
+            guard let key = try string(try member(position, of: dictionary)) else { continue }
+            if case .scalar(let value) = try object(try member(dictionary.count + position, of: dictionary)) {
+                members.append((key, value))
+            }
+        }
+        return PropertyListDictionary(members)
+    }
+
+    /// Fails as `tree` would, without making the tree (a deep one would be freed by recursion).
+    func check(limits: DecodingLimits) throws(PropertyListError) {
+        _ = try read(limits: limits, building: false)
+    }
+
+    private func read(limits: DecodingLimits, building: Bool) throws(PropertyListError) -> PropertyListValue {
         // One slot per object is allocated up front: bound the count by the values the list may
         // expand to, or a small file of tiny objects could ask for gigabytes.
         guard objectCount <= limits.maxNodes else {
             throw PropertyListError(limits.exceeded(.nodes), at: byteOffset(of: topObject), exceedsLimit: true)
         }
-        var builder = PropertyListTreeBuilder(table: self, limits: limits)
+        var builder = PropertyListTreeBuilder(table: self, limits: limits, building: building)
         return try builder.value(topObject, depth: 0)
     }
 }
@@ -131,6 +156,9 @@ extension PropertyListObjectTable {
 private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
     let table: Table
     let limits: DecodingLimits
+    /// Whether containers are made: without, each stands for itself as `true`, and only the
+    /// checks are made.
+    let building: Bool
     /// Decoded objects, so that a shared object is decoded once.
     var decoded: [PropertyListValue?]
     /// How many values each decoded object expands to; a shared object counts once per use.
@@ -138,9 +166,10 @@ private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
     /// Objects whose decoding is under way: meeting one again is a cycle.
     var inProgress: [Bool]
 
-    init(table: Table, limits: DecodingLimits) {
+    init(table: Table, limits: DecodingLimits, building: Bool) {
         self.table = table
         self.limits = limits
+        self.building = building
         // A table's object count is bounded by its input's size, so these allocations are too.
         decoded = Array(repeating: nil, count: table.objectCount)
         expandedSize = Array(repeating: 0, count: table.objectCount)
@@ -186,7 +215,7 @@ private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
                     if let key = container.keyIndex {
                         // A dictionary's key, then its value.
                         guard container.valueIndex == nil else {
-                            members.append(value)
+                            if building { members.append(value) }
                             container.size = try add(container.size, expandedSize[finishedIndex] + 1, at: container.offset)
                             (container.keyIndex, container.valueIndex) = (nil, nil)
                             container.position += 1
@@ -197,13 +226,13 @@ private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
                             throw PropertyListError("dictionary key (object \(key)) is not a string", at: container.offset)
                         }
                         let valueIndex = try table.member(container.container.count + container.position, of: container.container)
-                        keys.append(name)
+                        if building { keys.append(name) }
                         container.valueIndex = valueIndex
                         open.append(container)
                         (next, depth) = (valueIndex, container.depth + 1)
                         break
                     }
-                    members.append(value)
+                    if building { members.append(value) }
                     container.size = try add(container.size, expandedSize[finishedIndex], at: container.offset)
                     container.position += 1
                 }
@@ -214,7 +243,7 @@ private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
                     (next, depth) = (member, container.depth + 1)
                     break
                 }
-                let value: PropertyListValue = container.keyed
+                let value: PropertyListValue = !building ? .boolean(true) : container.keyed
                     ? .dictionary(PropertyListDictionary(keys: Array(keys[container.keysStart...]), values: Array(members[container.membersStart...])))
                     : .array(Array(members[container.membersStart...]))
                 members.removeSubrange(container.membersStart...)

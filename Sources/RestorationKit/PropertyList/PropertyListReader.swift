@@ -5,33 +5,41 @@ public enum PropertyListFormat: String, Sendable {
 }
 
 /// Reads a property list of either format, told apart by its content, never by a file name.
-public struct PropertyListReader: Sendable {
-    public var limits: DecodingLimits
+/// Not public: a tree is freed by recursion, once per level; the library's readers give tapes.
+package struct PropertyListReader: Sendable {
+    package var limits: DecodingLimits
 
-    public init(limits: DecodingLimits = .default) {
+    package init(limits: DecodingLimits = .default) {
         self.limits = limits
     }
 
-    public func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+    package func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
         try read(bytes[...])
     }
 
-    /// Reads `bytes`. The readers keep stacks of their own, but freeing a tree recurses once per
-    /// level (a debug build uses about 210 bytes of stack a level), so this runs on a stack that
-    /// fits the nesting `limits` allow (see `DeepStack`), where a tree given up on an error is
-    /// freed. The tree returned is freed wherever the caller lets it go.
-    public func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
-        let format = try Self.format(of: bytes)
-        return try DeepStack.run(stackSize: DeepStack.stackSize(for: limits)) { () throws(PropertyListError) -> PropertyListValue in
-            switch format {
-            case .binary: try BinaryPropertyListReader(limits: limits).read(bytes)
-            case .xml: try XMLPropertyListReader(limits: limits).read(bytes)
-            }
+    /// Reads `bytes`. The readers keep stacks of their own; freeing a tree recurses once per
+    /// level, which `limits.maxDepth` bounds.
+    package func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
+        switch try Self.format(of: bytes) {
+        case .binary: try BinaryPropertyListReader(limits: limits).read(bytes)
+        case .xml: try XMLPropertyListReader(limits: limits).read(bytes)
+        }
+    }
+
+    /// The members of the root dictionary of `bytes` whose values are no containers, in order,
+    /// once the whole property list is checked as `read` reads it (without making its tree,
+    /// which could be deep); nil when the root is no dictionary.
+    func topLevelScalars(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListDictionary? {
+        switch try Self.format(of: bytes) {
+        case .binary:
+            try BinaryPropertyList.withTable(bytes) { (table) throws(PropertyListError) in try table.topLevelScalars(limits: limits) }
+        case .xml:
+            try XMLPropertyListReader(limits: limits).table(bytes).topLevelScalars(limits: limits)
         }
     }
 
     /// Which format `bytes` hold, or an error saying why they are neither.
-    public static func format(of bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListFormat {
+    package static func format(of bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListFormat {
         guard !bytes.isEmpty else {
             throw PropertyListError("file is empty")
         }

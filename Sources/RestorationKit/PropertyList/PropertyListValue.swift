@@ -4,7 +4,9 @@
 /// 2^64−1 in 16-byte signed integers next to negative 8-byte ones: no narrower type holds both.
 /// Data is a slice of the buffer it was read from, so a nested archive can be decoded without a
 /// copy and `data.startIndex` is the byte offset of the bytes inside the file.
-public enum PropertyListValue: Hashable, Sendable {
+/// The tree the tests' second readers are compared with, and what side files are read into:
+/// not public, for freeing a tree recurses once per level.
+package enum PropertyListValue: Hashable, Sendable {
     case string(String)
     case integer(Int128)
     case real(Double)
@@ -21,7 +23,7 @@ public enum PropertyListValue: Hashable, Sendable {
     case uid(UInt64)
 
     /// The name of the value's type as the property-list format calls it, for messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: "string"
         case .integer: "integer"
@@ -35,17 +37,17 @@ public enum PropertyListValue: Hashable, Sendable {
         }
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    public var dictionaryValue: PropertyListDictionary? {
+    package var dictionaryValue: PropertyListDictionary? {
         if case .dictionary(let value) = self { return value }
         return nil
     }
 
-    public var arrayValue: [PropertyListValue]? {
+    package var arrayValue: [PropertyListValue]? {
         if case .array(let value) = self { return value }
         return nil
     }

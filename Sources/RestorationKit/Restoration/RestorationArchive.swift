@@ -116,7 +116,7 @@ public struct RestorationArchive: Hashable, Sendable {
         // one go into a set. The entries are looked up on all processors: hashing the paths is
         // most of the listing's work.
         let paths = identifierPaths
-        let entryPositions = DeepStack.mapParts(of: paths.count, stackSize: 1 << 20) { range in
+        let entryPositions = Parallel.mapParts(of: paths.count) { range in
             range.map { top.position(of: paths[$0].rawValue) }
         }.joined()
         var listed: [(path: IdentifierPath, position: Int?)] = []
@@ -134,7 +134,7 @@ public struct RestorationArchive: Hashable, Sendable {
         }
         // An object is a view of its entry; looking up its class in the map, which hashes its
         // path, is the work spread over the processors.
-        objects = DeepStack.map(listed, concurrently: allowsConcurrency, stackSize: 1 << 20) { path, position in
+        objects = Parallel.map(listed, concurrently: allowsConcurrency) { path, position in
             var object = RestorationObject(identifierPath: path, entry: position.map { tape.value(tape.topNode(at: $0)) })
             object.restorationClass = classMap[path.rawValue]
             return object

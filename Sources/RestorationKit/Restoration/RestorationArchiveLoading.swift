@@ -5,9 +5,8 @@ extension RestorationArchive {
     /// Any other file of a `.savedState` folder (a plain property list, macOS window records) is
     /// read as `kind` says, shown as a keyed archive would be (see `SavedStateKind`).
     ///
-    /// The work runs on a thread of the library's pool whose stack fits the nesting `limits`
-    /// allow (nested archives are decoded by recursion), large archives on all processors; the
-    /// call waits for it.
+    /// The work runs on the calling thread, whatever its stack (no walk recurses per level of
+    /// the input, nested archives included), parts of large archives on all processors.
     public init(bytes: ArraySlice<UInt8>, limits: DecodingLimits = .default, interpret: Bool = true) throws(ArchiveError) {
         self = try Self.read(bytes: bytes, limits: limits, interpret: interpret)
     }
@@ -27,16 +26,16 @@ extension RestorationArchive {
     public static func read(contentsOf paths: [String], limits: DecodingLimits = .default) -> [Result<RestorationArchive, ArchiveError>] {
         var limits = limits
         limits.runShares = paths.count
-        return concurrently(paths.count, limits: limits) { index in
+        return concurrently(paths.count) { index in
             Result { () throws(ArchiveError) in try read(contentsOf: paths[index], limits: limits) }
         }
     }
 
-    /// `body` of each index in `0..<count`, all at the same time, on stacks that fit `limits`.
-    static func concurrently<Result>(_ count: Int, limits: DecodingLimits, _ body: (Int) -> Result) -> [Result] {
+    /// `body` of each index in `0..<count`, at the same time on several processors.
+    static func concurrently<Result>(_ count: Int, _ body: (Int) -> Result) -> [Result] {
         var results = [Result?](repeating: nil, count: count)
         results.withUnsafeMutableBufferPointer { results in
-            DeepStack.concurrentPerform(count: count, threads: min(count, DeepStack.availableThreads), stackSize: DeepStack.stackSize(for: limits)) { index in
+            Parallel.forEach(count) { index in
                 results[index] = body(index)
             }
         }

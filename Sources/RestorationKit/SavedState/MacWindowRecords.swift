@@ -149,14 +149,17 @@ public struct MacWindowRecords: Sendable, Hashable {
             }
         }
         state.tape.source = plaintext[...]
-        var nodes: [(index: Int, tags: [String], nodes: [TapeNode])] = []
-        for (index, envelope) in envelopes {
-            state.location = [state.tape.string("window \(records[index].windowID), record at byte \(records[index].offset)")]
-            var decoded: [TapeNode] = []
-            for (_, range) in envelope.values {
-                decoded.append(try NestedArchiveReader(archiveDepth: 0, inSource: true).value(of: plaintext[range], depth: 1, &state))
+        let nodes = try state.withSourceInPlace { (state) throws(ArchiveError) in
+            var nodes: [(index: Int, tags: [String], nodes: [TapeNode])] = []
+            for (index, envelope) in envelopes {
+                state.location = [state.tape.string("window \(records[index].windowID), record at byte \(records[index].offset)")]
+                var decoded: [TapeNode] = []
+                for (_, range) in envelope.values {
+                    decoded.append(try NestedArchiveReader(archiveDepth: 0, inSource: true).value(of: plaintext[range], depth: 1, &state))
+                }
+                nodes.append((index, envelope.values.map(\.tag), decoded))
             }
-            nodes.append((index, envelope.values.map(\.tag), decoded))
+            return nodes
         }
         let tape = ArchiveTape(state.tape, root: .null)
         for (index, tags, decoded) in nodes {

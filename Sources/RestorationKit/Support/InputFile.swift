@@ -167,12 +167,12 @@ package enum InputFile {
     /// with the file offset unchanged, if that did not read them all (the caller then reads
     /// from the start as usual). On success the file offset is `count`.
     private static func readInParallel(_ descriptor: Int32, into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
-        guard DeepStack.availableThreads > 1 else { return false }
+        guard Parallel.processors > 1 else { return false }
         let half = count / 2 & ~4095
         let ranges = [0..<half, half..<count]
         var complete = [false, false]
         complete.withUnsafeMutableBufferPointer { complete in
-            DeepStack.concurrentPerform(count: 2, threads: 2, stackSize: 1 << 16) { part in
+            Parallel.forEach(2) { part in
                 var position = ranges[part].lowerBound
                 while position < ranges[part].upperBound {
                     let got = pread(descriptor, buffer + position, ranges[part].upperBound - position, off_t(position))

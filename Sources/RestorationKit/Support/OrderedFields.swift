@@ -151,4 +151,4 @@ extension OrderedFields: Hashable {
     }
 }
 
-public typealias PropertyListDictionary = OrderedFields<PropertyListValue>
+package typealias PropertyListDictionary = OrderedFields<PropertyListValue>

@@ -193,7 +193,7 @@ struct TapeBuilder {
     /// input), each builder's where the one before ends, with room for `reserving` more nodes;
     /// the nodes are copied and relocated on up to `threads` threads. The relocations say where
     /// each builder's nodes are now. Each builder is emptied once copied.
-    mutating func absorb(all others: inout [TapeBuilder], reserving extra: Int, threads: Int) -> [Relocation] {
+    mutating func absorb(all others: inout [TapeBuilder], reserving extra: Int) -> [Relocation] {
         var relocations: [Relocation] = []
         var nodeCount = nodes.count
         for other in others {
@@ -207,7 +207,7 @@ struct TapeBuilder {
             LargePages.advise(UnsafeMutableRawPointer(start), count: buffer.count * MemoryLayout<TapeNode>.stride)
             kept.withUnsafeBufferPointer { start.initialize(from: $0.baseAddress!, count: $0.count) }
             others.withUnsafeMutableBufferPointer { others in
-                DeepStack.concurrentPerform(count: others.count, threads: threads, stackSize: 1 << 20) { index in
+                Parallel.forEach(others.count) { index in
                     let relocation = relocations[index]
                     others[index].nodes.withUnsafeBufferPointer { from in
                         let to = start + Int(relocation.nodes)

@@ -153,15 +153,13 @@ public struct RestorationTree: Sendable {
 
     private static func build(_ archive: RestorationArchive, outputLimit: Int) -> RestorationTree? {
         let objects = archive.objects
-        // Reading references keeps a stack of its own (see `ReferenceScan`).
-        let stackSize = 1 << 20
         let context = ValidationContext(archive)
         let drawn = SharedTextBudget(limit: outputLimit, spent: 0)
         // Each object's parent path and what the tree shows of its state, in parts on all
         // processors; the calling thread indexes the objects by path meanwhile (paths are
         // distinct: one object per listed path).
         var indexOfPath: [ExactText: Int] = [:]
-        let summaries = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize, first: {
+        let summaries = Array(Parallel.mapParts(of: objects.count, first: {
             indexOfPath = Dictionary(objects.indices.lazy.map { (ExactText(objects[$0].identifierPath.rawValue), $0) }, uniquingKeysWith: { first, _ in first })
         }) { range in
             var summaries: [StateSummary] = []
@@ -192,7 +190,7 @@ public struct RestorationTree: Sendable {
         guard !drawn.isSpent else { return nil }
         // The tree by object index: each path is looked up once, for its parent, on all
         // processors.
-        let parents = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize) { range in
+        let parents = Array(Parallel.mapParts(of: objects.count) { range in
             range.map { index in summaries[index].parent.flatMap { indexOfPath[ExactText($0)] } }
         }.joined())
         var children = [[Int]](repeating: [], count: objects.count)
@@ -202,7 +200,7 @@ public struct RestorationTree: Sendable {
         }
         // A node's label depends on its own path and whether it has a parent: made in parts on
         // all processors.
-        let labels = Array(DeepStack.mapParts(of: objects.count, stackSize: stackSize) { range in
+        let labels = Array(Parallel.mapParts(of: objects.count) { range in
             range.map { index -> String in
                 let path = objects[index].identifierPath.rawValue
                 guard parents[index] != nil, let parent = summaries[index].parent else { return path }

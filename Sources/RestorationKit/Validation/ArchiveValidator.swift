@@ -62,7 +62,7 @@ public struct ArchiveValidator: Sendable {
         // Each object's findings depend on that object and the context alone: parts of the
         // objects are checked apart, on all processors, and their findings join in order,
         // every object's path findings before the reference findings.
-        let parts = DeepStack.mapParts(of: archive.objects.count, stackSize: 1 << 20) { range in
+        let parts = Parallel.mapParts(of: archive.objects.count) { range in
             var part = ObjectFindings<Findings>()
             // Told when this part counts findings: most objects have none, and asking the
             // shared count for every object would make the threads wait on each other.
@@ -209,8 +209,7 @@ final class ValidationContext {
         var listed = ExactTextSet()
         var repeatedPaths: [IdentifierPath: Int] = [:]
         var saved = ExactTextSet()
-        let threads = archive.objects.count >= 256 ? DeepStack.availableThreads : 1
-        DeepStack.concurrentPerform(count: 2, threads: threads, stackSize: DeepStack.stackSize(for: .default)) { part in
+        Parallel.forEach(2, concurrently: archive.objects.count >= 256) { part in
             if part == 0 {
                 listed = ExactTextSet(minimumCapacity: archive.identifierPaths.count)
                 for path in archive.identifierPaths where !listed.insert(path.rawValue) {

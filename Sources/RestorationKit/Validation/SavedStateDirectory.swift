@@ -79,11 +79,13 @@ package enum SavedStateDirectory {
         let description: String
     }
 
+    /// The side file's root dictionary, its scalar members only (the keys UIKit writes there
+    /// are numbers and strings), when the whole file reads as a property list.
     private static func readDictionary(_ path: String, limits: DecodingLimits) -> Result<PropertyListDictionary, Problem> {
         do throws(ArchiveError) {
             let bytes = try InputFile.read(path, limit: min(limits.maxInputBytes, maximumSidecarBytes), followingLinks: false, run: limits.run)
             do throws(PropertyListError) {
-                guard case .dictionary(let dictionary) = try PropertyListReader(limits: limits).read(bytes) else {
+                guard let dictionary = try PropertyListReader(limits: limits).topLevelScalars(bytes[...]) else {
                     return .failure(Problem(description: "it is not a dictionary"))
                 }
                 return .success(dictionary)
