@@ -2,13 +2,13 @@ import XCTest
 @testable import RestorationKit
 
 final class BinaryPropertyListReaderTests: XCTestCase {
-    private func read(_ bytes: [UInt8], limits: DecodingLimits = .default) throws -> PropertyListValue {
-        try PropertyListReader(limits: limits).read(bytes)
+    private func read(_ bytes: [UInt8], limits: DecodingLimits = .default) throws -> PlistTree {
+        try PlistTree.read(bytes, limits: limits)
     }
 
     func testReadsPlainPropertyList() throws {
         let value = try read(try FixtureFiles.bytes("plain.plist"))
-        XCTAssertEqual(value, .dictionary(PropertyListDictionary([
+        XCTAssertEqual(value, .dictionary(PlistDictionary([
             ("CFBundleVersion", .string("1")),
             ("items", .array([.integer(1), .integer(2), .integer(3)])),
         ])))
@@ -149,7 +149,11 @@ final class BinaryPropertyListReaderTests: XCTestCase {
         let table = bytes.count
         func bigEndian(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         bytes += offsets.flatMap { bigEndian($0, 4) } + [0, 0, 0, 0, 0, 0, 4, 2] + bigEndian(levels + 1, 8) + bigEndian(0, 8) + bigEndian(table, 8)
-        var value = try onSmallStack { [bytes] in try BinaryPropertyListReader(limits: DecodingLimits(maxDepth: levels)).read(bytes[...]) }
+        // Checked on the small stack; the tree is made (by recursion) on the test's thread.
+        try onSmallStack { [bytes] in
+            try BinaryPropertyList.withTable(bytes[...]) { (table) throws(PropertyListError) in try table.check(limits: DecodingLimits(maxDepth: levels)) }
+        }
+        var value = try PlistTree.read(bytes, limits: DecodingLimits(maxDepth: levels))
         var depth = 0
         while case .array(let elements) = value, let first = elements.first {
             depth += 1

@@ -141,38 +141,39 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         let top = ArchiveFields([("a", .integer(1))])
         XCTAssertEqual(top["a"], .integer(1))
         let truncated = Array(try FixtureFiles.bytes("ios7-plain.data").prefix(40))
-        let outer = try KeyedArchiveDecoder().decode(propertyList: .dictionary(PropertyListDictionary([
+        let outer = try KeyedArchiveDecoder().decode(tree: .dictionary(PlistDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
             ("$version", .integer(100_000)),
-            ("$top", .dictionary(PropertyListDictionary([("blob", .uid(1))]))),
+            ("$top", .dictionary(PlistDictionary([("blob", .uid(1))]))),
             ("$objects", .array([.string("$null"), .data(truncated[...])])),
         ])))
         guard case .data(let data)? = outer.top["blob"]?.content else { return XCTFail("should stay data") }
         XCTAssertNotNil(data.archiveError)
     }
 
-    /// Binary input is decoded from its bytes, XML and already-read input from a tree laid out as
-    /// a table: both roads must give the same archive.
+    /// How a binary list is laid out does not change what it decodes to: each fixture, and the
+    /// same values written again with nothing shared (every key and class name repeated),
+    /// decode to the same archive.
     func testBinaryBytesAndTheirTreeDecodeAlike() throws {
         for name in ["ios8-tabbar.data", "ios7-plain.data", "values.data", "not-restoration.data", "float32.data"] {
             let bytes = try FixtureFiles.bytes(name)
             let fromBytes = try KeyedArchiveDecoder().decode(bytes)
-            let fromTree = try KeyedArchiveDecoder().decode(propertyList: PropertyListReader().read(bytes))
+            let fromTree = try KeyedArchiveDecoder().decode(tree: PlistTree.read(bytes))
             XCTAssertEqual(fromBytes, fromTree, name)
         }
     }
 
     func testObjectCountIsBoundedByTheValueLimit() {
-        let plist = PropertyListValue.dictionary(PropertyListDictionary([
+        let plist = PlistTree.dictionary(PlistDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
             ("$version", .integer(100_000)),
-            ("$top", .dictionary(PropertyListDictionary([("a", .uid(1))]))),
+            ("$top", .dictionary(PlistDictionary([("a", .uid(1))]))),
             ("$objects", .array([.string("$null")] + Array(repeating: .string("x"), count: 10))),
         ]))
         assertArchiveError(
-            try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 10)).decode(propertyList: plist),
+            try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 10)).decode(tree: plist),
             kind: .limitExceeded, contains: "the input expands to more than the limit of 10 values (--max-nodes)")
-        XCTAssertNoThrow(try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 11)).decode(propertyList: plist))
+        XCTAssertNoThrow(try KeyedArchiveDecoder(limits: DecodingLimits(maxNodes: 11)).decode(tree: plist))
     }
 
     func testContainerHoldingItselfInsideAnArchiveIsACycleError() {
@@ -209,10 +210,10 @@ final class KeyedArchiveDecoderTests: XCTestCase {
                 ascii("$archiver"), ascii("$top"), ascii("$objects"), ascii("$version"), [0x10, 5], ascii("NSKeyedArchiver"),
                 ascii("text"), [0xD0], [0xA1, 11], [0x12, 0x00, 0x01, 0x86, 0xA0], ascii("$null"),
             ])
-            let outer = try KeyedArchiveDecoder().decode(propertyList: .dictionary(PropertyListDictionary([
+            let outer = try KeyedArchiveDecoder().decode(tree: .dictionary(PlistDictionary([
                 ("$archiver", .string("NSKeyedArchiver")),
                 ("$version", .integer(100_000)),
-                ("$top", .dictionary(PropertyListDictionary([("blob", .uid(1))]))),
+                ("$top", .dictionary(PlistDictionary([("blob", .uid(1))]))),
                 ("$objects", .array([.string("$null"), .data(inner[...])])),
             ])))
             if outer.top["blob"]?.kind == .archive { return nil }
@@ -233,13 +234,13 @@ final class KeyedArchiveDecoderTests: XCTestCase {
     /// An outer archive whose `$top` refers to 120 nested archives, enough for them to be decoded
     /// on several threads; with `sharedBy` entries referring to each archive (an entry and
     /// another far after it, decoded on another thread).
-    private func manyNestedArchives(sharedBy sharing: Int = 1) throws -> PropertyListValue {
+    private func manyNestedArchives(sharedBy sharing: Int = 1) throws -> PlistTree {
         let nested = try ["ios7-plain.data", "ios8-tabbar.data", "values.data", "not-restoration.data"].map(FixtureFiles.bytes)
         let count = 120
-        return .dictionary(PropertyListDictionary([
+        return .dictionary(PlistDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
             ("$version", .integer(100_000)),
-            ("$top", .dictionary(PropertyListDictionary((0..<count).map { ("object\($0)", .uid(UInt64($0 % (count / sharing) + 1))) }))),
+            ("$top", .dictionary(PlistDictionary((0..<count).map { ("object\($0)", .uid(UInt64($0 % (count / sharing) + 1))) }))),
             ("$objects", .array([.string("$null")] + (0..<(count / sharing)).map { .data(nested[$0 % nested.count][...]) })),
         ]))
     }
@@ -249,10 +250,10 @@ final class KeyedArchiveDecoderTests: XCTestCase {
             let plist = try manyNestedArchives(sharedBy: sharing)
             var sequential = KeyedArchiveDecoder()
             sequential.allowsConcurrency = false
-            let expected = try sequential.decode(propertyList: plist)
+            let expected = try sequential.decode(tree: plist)
             XCTAssertEqual(expected.top.count, 120)
             XCTAssertTrue(expected.top.values.allSatisfy { $0.archiveValue != nil })
-            XCTAssertEqual(try KeyedArchiveDecoder().decode(propertyList: plist), expected)
+            XCTAssertEqual(try KeyedArchiveDecoder().decode(tree: plist), expected)
         }
     }
 
@@ -265,9 +266,9 @@ final class KeyedArchiveDecoderTests: XCTestCase {
             var sequential = KeyedArchiveDecoder(limits: limits)
             sequential.allowsConcurrency = false
             var expected: ArchiveError?
-            XCTAssertThrowsError(try sequential.decode(propertyList: plist)) { expected = $0 as? ArchiveError }
+            XCTAssertThrowsError(try sequential.decode(tree: plist)) { expected = $0 as? ArchiveError }
             XCTAssertEqual(expected?.kind, .limitExceeded)
-            XCTAssertThrowsError(try KeyedArchiveDecoder(limits: limits).decode(propertyList: plist)) { error in
+            XCTAssertThrowsError(try KeyedArchiveDecoder(limits: limits).decode(tree: plist)) { error in
                 XCTAssertEqual(error as? ArchiveError, expected)
             }
         }
@@ -278,17 +279,17 @@ final class KeyedArchiveDecoderTests: XCTestCase {
     /// chain it heads).
     func testSharedClassNamesAndKeysCountTowardTheByteLimit() throws {
         let longName = String(repeating: "N", count: 1_000)
-        let objects: [PropertyListValue] = [.string("$null"), .dictionary(PropertyListDictionary([("$classname", .string(longName))]))]
-            + (0..<100).map { _ in .dictionary(PropertyListDictionary([("$class", .uid(1)), ("k", .integer(1))])) }
-        let plist = PropertyListValue.dictionary(PropertyListDictionary([
+        let objects: [PlistTree] = [.string("$null"), .dictionary(PlistDictionary([("$classname", .string(longName))]))]
+            + (0..<100).map { _ in .dictionary(PlistDictionary([("$class", .uid(1)), ("k", .integer(1))])) }
+        let plist = PlistTree.dictionary(PlistDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
             ("$version", .integer(100_000)),
-            ("$top", .dictionary(PropertyListDictionary((0..<100).map { ("o\($0)", .uid(UInt64($0 + 2))) }))),
+            ("$top", .dictionary(PlistDictionary((0..<100).map { ("o\($0)", .uid(UInt64($0 + 2))) }))),
             ("$objects", .array(objects)),
         ]))
-        XCTAssertNoThrow(try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 210_000)).decode(propertyList: plist))
+        XCTAssertNoThrow(try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 210_000)).decode(tree: plist))
         assertArchiveError(
-            try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 150_000)).decode(propertyList: plist),
+            try KeyedArchiveDecoder(limits: DecodingLimits(maxExpandedBytes: 150_000)).decode(tree: plist),
             kind: .limitExceeded, contains: "strings and data expand to more than the limit of 150000 bytes (--max-expanded-bytes)")
     }
 
@@ -302,41 +303,44 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         // Entries 1…links each refer to the next; entry links + 1 is the string at the end;
         // the two after it refer to each other.
         let loop = links + 2
-        let objects: [PropertyListValue] = [.string("$null")] + (1...links).map { .uid(UInt64($0 + 1)) }
+        let objects: [PlistTree] = [.string("$null")] + (1...links).map { .uid(UInt64($0 + 1)) }
             + [.string("end"), .uid(UInt64(loop + 1)), .uid(UInt64(loop))]
-        let plist = PropertyListValue.dictionary(PropertyListDictionary([
+        let plist = PlistTree.dictionary(PlistDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
             ("$version", .integer(100_000)),
-            ("$top", .dictionary(PropertyListDictionary([("first", .uid(1)), ("middle", .uid(UInt64(links / 2))), ("loop", .uid(UInt64(loop)))]))),
+            ("$top", .dictionary(PlistDictionary([("first", .uid(1)), ("middle", .uid(UInt64(links / 2))), ("loop", .uid(UInt64(loop)))]))),
             ("$objects", .array(objects)),
         ]))
+        let bytes = plist.binary()
         let top = try onSmallStack {
-            var state = DecodingState(limits: .default, allowsConcurrency: false)
-            return try state.decodeRoot(FlatPropertyList(plist), input: [], inSource: false).keyedArchive.top
+            var decoder = KeyedArchiveDecoder()
+            decoder.allowsConcurrency = false
+            return try decoder.decode(bytes).top
         }
         XCTAssertEqual(top["first"], .string("end"))
         XCTAssertEqual(top["middle"], .string("end"))
         XCTAssertEqual(top["loop"]?.cycleValue, UInt64(loop))
     }
 
-    /// A tree read from XML, or handed over, is laid out as an object table for the decoder
-    /// (`FlatPropertyList`) with a stack of its own: on a 256 KiB thread an archive whose value
-    /// nests 4 000 levels is laid out and decoded. The tree is made and freed on the test's
-    /// thread: freeing a tree recurses once per level.
-    func testDeepTreesAreLaidOutOnAnOrdinaryStack() throws {
+    /// An XML archive is laid out as an object table for the decoder (`XMLPropertyList`) while
+    /// it is parsed, with a stack of its own: on a 256 KiB thread an archive whose value nests
+    /// 4 000 levels is laid out and decoded.
+    func testDeepXMLArchivesAreLaidOutOnAnOrdinaryStack() throws {
         let levels = 4_000
-        var nested = PropertyListValue.string("bottom")
-        for _ in 0..<levels { nested = .array([.integer(1), nested]) }
-        let plist = PropertyListValue.dictionary(PropertyListDictionary([
-            ("$archiver", .string("NSKeyedArchiver")),
-            ("$version", .integer(100_000)),
-            ("$top", .dictionary(PropertyListDictionary([("root", .uid(1))]))),
-            ("$objects", .array([.string("$null"), nested])),
-        ]))
+        let nested = String(repeating: "<array><integer>1</integer>", count: levels) + "<string>bottom</string>" + String(repeating: "</array>", count: levels)
+        let document = Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>
+            <key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>
+            <key>$objects</key><array><string>$null</string>\(nested)</array>
+            </dict></plist>
+            """.utf8)
+        let limits = DecodingLimits(maxDepth: levels + 8)
         let (objectCount, root) = try onSmallStack {
-            let table = FlatPropertyList(plist)
-            var state = DecodingState(limits: DecodingLimits(maxDepth: levels + 8), allowsConcurrency: false)
-            return (table.objectCount, try state.decodeRoot(table, input: [], inSource: false).keyedArchive.top["root"])
+            var decoder = KeyedArchiveDecoder(limits: limits)
+            decoder.allowsConcurrency = false
+            return (try XMLPropertyListReader(limits: limits).table(document[...]).objectCount, try decoder.decode(document).top["root"])
         }
         // The root, its four keys and four values, `$top`'s key and value, `$null`, the string
         // at the bottom, and each level's array and integer.
@@ -351,17 +355,17 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         XCTAssertEqual(value.stringValue, "bottom")
     }
 
-    private func archive(version: PropertyListValue?, objects: [PropertyListValue], top: [(String, PropertyListValue)]) throws -> KeyedArchive {
-        var root: [(String, PropertyListValue)] = [("$archiver", .string("NSKeyedArchiver"))]
+    private func archive(version: PlistTree?, objects: [PlistTree], top: [(String, PlistTree)]) throws -> KeyedArchive {
+        var root: [(String, PlistTree)] = [("$archiver", .string("NSKeyedArchiver"))]
         if let version { root.append(("$version", version)) }
-        root += [("$top", .dictionary(PropertyListDictionary(top))), ("$objects", .array(objects))]
-        return try KeyedArchiveDecoder().decode(propertyList: .dictionary(PropertyListDictionary(root)))
+        root += [("$top", .dictionary(PlistDictionary(top))), ("$objects", .array(objects))]
+        return try KeyedArchiveDecoder().decode(tree: .dictionary(PlistDictionary(root)))
     }
 
     /// Foundation reads only `$version` 100000 ("Unknown archive version"); so does this.
     func testOnlyNSKeyedArchiversVersionIsRead() throws {
         XCTAssertNoThrow(try archive(version: .integer(100_000), objects: [.string("$null")], top: []))
-        for (version, shown) in [(PropertyListValue.integer(18), "18"), (.integer(10_000), "10000"), (.string("100000"), "a string"), (nil, "missing")] {
+        for (version, shown) in [(PlistTree.integer(18), "18"), (.integer(10_000), "10000"), (.string("100000"), "a string"), (nil, "missing")] {
             assertArchiveError(try archive(version: version, objects: [.string("$null")], top: []), kind: .malformed,
                 contains: "unsupported keyed archive: $version is \(shown), not 100000")
         }
@@ -369,15 +373,15 @@ final class KeyedArchiveDecoderTests: XCTestCase {
 
     /// NSOrderedSet as Foundation writes it: one field per element, in any order, none when empty.
     func testIndexedCollectionFieldsAreElements() throws {
-        let orderedSetClass = PropertyListValue.dictionary(PropertyListDictionary([
+        let orderedSetClass = PlistTree.dictionary(PlistDictionary([
             ("$classname", .string("NSOrderedSet")), ("$classes", .array([.string("NSOrderedSet"), .string("NSObject")])),
         ]))
         let decoded = try archive(version: .integer(100_000), objects: [
             .string("$null"),
-            .dictionary(PropertyListDictionary([("NS.object.1", .uid(3)), ("$class", .uid(2)), ("NS.object.0", .uid(4))])),
+            .dictionary(PlistDictionary([("NS.object.1", .uid(3)), ("$class", .uid(2)), ("NS.object.0", .uid(4))])),
             orderedSetClass, .string("second"), .string("first"),
-            .dictionary(PropertyListDictionary([("$class", .uid(2))])),
-            .dictionary(PropertyListDictionary([("$class", .uid(2)), ("NS.object.0", .uid(3)), ("NS.object.2", .uid(4))])),
+            .dictionary(PlistDictionary([("$class", .uid(2))])),
+            .dictionary(PlistDictionary([("$class", .uid(2)), ("NS.object.0", .uid(3)), ("NS.object.2", .uid(4))])),
         ], top: [("set", .uid(1)), ("empty", .uid(5)), ("gap", .uid(6))])
         XCTAssertEqual(decoded.top["set"], .orderedSet([.string("first"), .string("second")]))
         XCTAssertEqual(decoded.top["empty"], .orderedSet([]))
@@ -389,8 +393,8 @@ final class KeyedArchiveDecoderTests: XCTestCase {
     func testClassHintsAreKept() throws {
         let decoded = try archive(version: .integer(100_000), objects: [
             .string("$null"),
-            .dictionary(PropertyListDictionary([("$class", .uid(2)), ("value", .integer(1))])),
-            .dictionary(PropertyListDictionary([
+            .dictionary(PlistDictionary([("$class", .uid(2)), ("value", .integer(1))])),
+            .dictionary(PlistDictionary([
                 ("$classname", .string("MyView")), ("$classes", .array([.string("MyView"), .string("NSObject")])),
                 ("$classhints", .array([.string("UIView")])),
             ])),

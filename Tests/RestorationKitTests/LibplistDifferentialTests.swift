@@ -20,7 +20,7 @@ final class LibplistDifferentialTests: XCTestCase {
         var compared = 0
         for name in ["ios8-tabbar.xml", "diff/xml-twin.xml", "evidence/statedemo-ios8.xml"] {
             let bytes = try FixtureFiles.bytes(name)
-            let ours = try PropertyListReader().read(bytes[...])
+            let ours = try PlistTree.read(bytes[...])
             let document = try XCTUnwrap(LibplistDocument(xml: bytes[...]), "libplist could not read \(name)")
             var converter = LibplistConverter(limits: .default)
             assertAgree(ours, try converter.convert(document.root), at: name)
@@ -40,7 +40,7 @@ final class LibplistDifferentialTests: XCTestCase {
 
     /// Compares `bytes` and every binary property list nested in it; returns how many it compared.
     private func compareRecursively(_ bytes: ArraySlice<UInt8>, name: String) throws -> Int {
-        let ours = try PropertyListReader().read(bytes)
+        let ours = try PlistTree.read(bytes)
         let theirs = try XCTUnwrap(libplist(bytes), "libplist could not read \(name)")
         assertAgree(ours, theirs, at: name)
         var count = 1
@@ -50,7 +50,7 @@ final class LibplistDifferentialTests: XCTestCase {
         return count
     }
 
-    private func libplist(_ bytes: ArraySlice<UInt8>) -> PropertyListValue? {
+    private func libplist(_ bytes: ArraySlice<UInt8>) -> PlistTree? {
         var root: plist_t? = nil
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { characters in
@@ -63,9 +63,9 @@ final class LibplistDifferentialTests: XCTestCase {
         return try? converter.convert(document.root)
     }
 
-    private func nestedPropertyLists(in value: PropertyListValue) -> [ArraySlice<UInt8>] {
+    private func nestedPropertyLists(in value: PlistTree) -> [ArraySlice<UInt8>] {
         switch value {
-        case .data(let bytes) where bytes.starts(with: BinaryPropertyListReader.magic):
+        case .data(let bytes) where bytes.starts(with: BinaryPropertyListFormat.magic):
             return [bytes]
         case .array(let elements):
             return elements.flatMap(nestedPropertyLists)
@@ -76,7 +76,7 @@ final class LibplistDifferentialTests: XCTestCase {
         }
     }
 
-    private func assertAgree(_ ours: PropertyListValue, _ theirs: PropertyListValue, at path: String) {
+    private func assertAgree(_ ours: PlistTree, _ theirs: PlistTree, at path: String) {
         switch (ours, theirs) {
         case (.integer(let a), .integer(let b)):
             // libplist keeps 64 bits without a sign.

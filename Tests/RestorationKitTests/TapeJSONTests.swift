@@ -162,17 +162,17 @@ final class TapeJSONTests: XCTestCase {
     /// its own, so on a 256 KiB thread it writes every level. (Written by recursion, it crashes.)
     func testValuesNestedPastTheReadingLimitWriteOnAnOrdinaryStack() throws {
         let (entries, levels) = (120, 400)
-        var objects: [PropertyListValue] = [.string("$null")]
+        var objects: [PlistTree] = [.string("$null")]
         for entry in 1...entries {
-            var value = PropertyListValue.array([entry == 1 ? .string("end") : .uid(UInt64(entry - 1))])
+            var value = PlistTree.array([entry == 1 ? .string("end") : .uid(UInt64(entry - 1))])
             for _ in 1..<levels { value = .array([value]) }
             objects.append(value)
         }
-        let archive = try KeyedArchiveDecoder().decode(propertyList: .dictionary(PropertyListDictionary([
+        let archive = try KeyedArchiveDecoder().decode(tree: .dictionary(PlistDictionary([
             ("$archiver", .string("NSKeyedArchiver")),
             ("$version", .integer(100_000)),
             // Each entry is decoded first from `$top`, within the depth limit, then shared.
-            ("$top", .dictionary(PropertyListDictionary((1...entries).map { ("e\($0)", .uid(UInt64($0))) }))),
+            ("$top", .dictionary(PlistDictionary((1...entries).map { ("e\($0)", .uid(UInt64($0))) }))),
             ("$objects", .array(objects)),
         ])))
         let value = try XCTUnwrap(archive.top["e\(entries)"])

@@ -5,7 +5,7 @@ import XCTest
 /// integers outside the signed 64-bit range, U+0000 in strings, dates beyond 32-bit seconds) and
 /// stays linear where libplist was quadratic (entities).
 final class XMLPropertyListReaderTests: XCTestCase {
-    private func read(_ body: String, limits: DecodingLimits = .default) throws -> PropertyListValue {
+    private func read(_ body: String, limits: DecodingLimits = .default) throws -> PlistTree {
         let document = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -14,7 +14,7 @@ final class XMLPropertyListReaderTests: XCTestCase {
             </plist>
 
             """
-        return try PropertyListReader(limits: limits).read(Array(document.utf8))
+        return try PlistTree.read(Array(document.utf8), limits: limits)
     }
 
     func testIntegersKeepTheirValueBeyondSigned64Bits() throws {
@@ -138,16 +138,23 @@ final class XMLPropertyListReaderTests: XCTestCase {
         }
     }
 
-    /// The reader keeps a stack of its own: on a 256 KiB thread it reads arrays and
-    /// dictionaries 4 000 levels deep (the recursive reader it replaced took several KiB a
-    /// level in a debug build), and a UID at the bottom. The values are freed here, on the
-    /// test's thread: freeing a tree recurses once per level.
+    /// The reader keeps a stack of its own: on a 256 KiB thread it lays out and checks arrays
+    /// and dictionaries 4 000 levels deep (the recursive reader it replaced took several KiB a
+    /// level in a debug build), and a UID at the bottom. The tree that shows what was read is
+    /// made here, on the test's thread, by recursion.
     func testDeepNestingIsReadOnAnOrdinaryStack() throws {
         let levels = 4_000
         let body = String(repeating: "<array><dict><key>k</key>", count: levels) + "<dict><key>CF$UID</key><integer>7</integer></dict>"
             + String(repeating: "</dict></array>", count: levels)
         let document = Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">" + body + "</plist>").utf8)
-        var value = try onSmallStack { try XMLPropertyListReader(limits: DecodingLimits(maxDepth: 2 * levels + 1)).read(document[...]) }
+        let limits = DecodingLimits(maxDepth: 2 * levels + 1)
+        let objects = try onSmallStack {
+            let table = try XMLPropertyListReader(limits: limits).table(document[...])
+            try table.check(limits: limits)
+            return table.objectCount
+        }
+        XCTAssertEqual(objects, 3 * levels + 1)
+        var value = try PlistTree.read(document, limits: limits)
         var depth = 0
         while case .array(let elements) = value, case .dictionary(let dictionary) = elements.first, let inner = dictionary["k"] {
             depth += 1
@@ -155,37 +162,40 @@ final class XMLPropertyListReaderTests: XCTestCase {
         }
         XCTAssertEqual(depth, levels)
         XCTAssertEqual(value, .uid(7))
-        // The object table the decoder reads is made and freed on the small stack too.
-        let objects = try onSmallStack { try XMLPropertyListReader(limits: DecodingLimits(maxDepth: 2 * levels + 1)).table(document[...]).objectCount }
-        XCTAssertEqual(objects, 3 * levels + 1)
     }
 
-    /// The decoder reads XML as an object table made while the document is parsed
-    /// (`XMLPropertyListReader.table`), never as a tree: the table holds what the tree holds,
-    /// for every XML fixture and seed and for the shapes a UID takes or only seems to.
-    func testTheObjectTableHoldsWhatTheTreeHolds() throws {
-        let reader = XMLPropertyListReader(limits: .default)
+    /// XML is read as an object table made while the document is parsed, in the layout of a
+    /// binary list that does not share: for every XML fixture and fuzz seed, and for the shapes
+    /// a UID takes or only seems to, the table holds what the binary list written from its tree
+    /// holds, object for object ({CF$UID: n} one object, not three).
+    func testTheXMLTableHoldsWhatTheBinaryOneHolds() throws {
         let seeds = FixtureFiles.root + "/Tests/Fuzz/xml-seeds/"
         var documents = try (FixtureFiles.everyInput() + FileManager.default.contentsOfDirectory(atPath: seeds).map { (name: $0, bytes: try InputFile.read(seeds + $0)) })
             .filter { PropertyListReader.looksLikeXML($0.bytes[...]) }
         XCTAssertGreaterThan(documents.count, 10)
-        let bodies = [
-            "<dict><key>CF$UID</key><integer>7</integer></dict>", "<dict><key>CF$UID</key><integer>-1</integer></dict>",
-            "<dict><key>CF$UID</key><string>7</string></dict>", "<dict><key>CF$UID</key><integer>1</integer><key>x</key><true/></dict>",
-            "<array><dict><key>CF$UID</key><integer>3</integer></dict><dict/><array/><dict><key>a</key><dict><key>CF$UID</key><integer>0</integer></dict></dict></array>",
-            "<dict><key>a</key><integer>1</integer><key>a</key><array><dict/></array><key>b</key><dict><key>c</key><array/></dict></dict>",
-            "<string>alone</string>", "<dict/>", "<array/>",
+        let bodies: [(String, PlistTree)] = [
+            ("<dict><key>CF$UID</key><integer>7</integer></dict>", .uid(7)),
+            ("<dict><key>CF$UID</key><integer>-1</integer></dict>", .dictionary(PlistDictionary([("CF$UID", .integer(-1))]))),
+            ("<dict><key>CF$UID</key><string>7</string></dict>", .dictionary(PlistDictionary([("CF$UID", .string("7"))]))),
+            ("<dict><key>CF$UID</key><integer>1</integer><key>x</key><true/></dict>", .dictionary(PlistDictionary([("CF$UID", .integer(1)), ("x", .boolean(true))]))),
+            ("<array><dict><key>CF$UID</key><integer>3</integer></dict><dict/><array/><dict><key>a</key><dict><key>CF$UID</key><integer>0</integer></dict></dict></array>",
+             .array([.uid(3), .dictionary(PlistDictionary([])), .array([]), .dictionary(PlistDictionary([("a", .uid(0))]))])),
+            ("<dict><key>a</key><integer>1</integer><key>a</key><array><dict/></array><key>b</key><dict><key>c</key><array/></dict></dict>",
+             .dictionary(PlistDictionary(keys: ["a", "a", "b"], values: [.integer(1), .array([.dictionary(PlistDictionary([]))]), .dictionary(PlistDictionary([("c", .array([]))]))]))),
+            ("<string>alone</string>", .string("alone")), ("<dict/>", .dictionary(PlistDictionary([]))), ("<array/>", .array([])),
         ]
-        documents += bodies.map { body in (name: body, bytes: Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">" + body + "</plist>").utf8)) }
+        for (body, expected) in bodies {
+            XCTAssertEqual(try read(body), expected, body)
+        }
+        documents += bodies.map { body, _ in (name: body, bytes: Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">" + body + "</plist>").utf8)) }
+        let reader = XMLPropertyListReader(limits: .default)
         var compared = 0
         for (name, bytes) in documents {
-            guard let tree = try? reader.read(bytes[...]) else {
-                XCTAssertThrowsError(try reader.table(bytes[...]), name)
-                continue
-            }
-            let table = try reader.table(bytes[...])
-            XCTAssertEqual(try table.tree(limits: .default), tree, name)
-            XCTAssertEqual(table.objectCount, FlatPropertyList(tree).objectCount, name)
+            guard let tree = try? PlistTree.read(bytes) else { continue }
+            let binary = tree.binary()
+            XCTAssertEqual(try PlistTree.read(binary), tree, name)
+            let objects = try BinaryPropertyList.withTable(binary[...]) { (table) throws(PropertyListError) in table.objectCount }
+            XCTAssertEqual(try reader.table(bytes[...]).objectCount, objects, name)
             compared += 1
         }
         XCTAssertGreaterThan(compared, 15)
@@ -200,7 +210,7 @@ final class XMLPropertyListReaderTests: XCTestCase {
     }
 }
 
-private extension PropertyListValue {
+private extension PlistTree {
     var realValue: Double? {
         if case .real(let value) = self { return value }
         return nil

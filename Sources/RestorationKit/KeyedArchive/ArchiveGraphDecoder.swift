@@ -11,7 +11,7 @@ import Synchronization
 /// instructions and an error path.
 struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     let table: Table
-    /// The bytes `table` reads (empty for a table read from a tree): data values are slices of it.
+    /// The bytes `table` reads (empty for an XML table, which holds its own): data values are slices of it.
     let input: ArraySlice<UInt8>
     /// Whether `input` is part of the tape's source, so strings and data may stay in it.
     let inSource: Bool
@@ -337,8 +337,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                 return node
             case .inputData(let start, let count):
                 return try data(input[(input.startIndex + start)..<(input.startIndex + start + count)], inSource: inSource, depth: depth, owner: owner, &s)
-            case .treeData(let index):
-                guard case .scalar(.data(let bytes)) = try object(index, &s) else { preconditionFailure("a tree's data item is not data") }
+            case .tableData(let index):
+                guard case .data(let bytes) = try object(index, &s) else { preconditionFailure("a table's data item is not data") }
                 return try data(bytes, inSource: false, depth: depth, owner: owner, &s)
             case .scalar(.uid(let uid)):
                 if let node = try takeDecoded(uid, depth: depth, &s) { return node }
@@ -732,7 +732,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
               case .scalar(.uid(let uid))? = try? item(valueIndex, &s), uid < UInt64(s.archive.objects.count),
               let dataIndex = try? member(Int(uid), of: s.archive.objects, &s),
               case .inputData(let start, let count)? = try? item(dataIndex, &s),
-              table.inputBytes(start, count).starts(with: BinaryPropertyListReader.magic),
+              table.inputBytes(start, count).starts(with: BinaryPropertyListFormat.magic),
               !(s.kept?.keeps(input[(input.startIndex + start)..<(input.startIndex + start + count)]) ?? false),
               let keyIndex = try? member(position, of: top, &s),
               let keyItem = try? item(keyIndex, &s),
@@ -817,11 +817,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// "a string", "an array", "missing": what an object is, for messages.
     private func describe(_ index: Int?, _ s: inout DecodingState) throws(ArchiveError) -> String {
         guard let index else { return "missing" }
-        switch try object(index, &s) {
-        case .scalar(let value): return article(value.typeName)
-        case .array: return "an array"
-        case .dictionary: return "a dictionary"
-        }
+        return article(try object(index, &s).typeName)
     }
 }
 
@@ -1033,7 +1029,7 @@ struct NestedFailure {
 /// most of decoding), nor an enum, whose payload is copied at each use.
 final class ArchiveLevel {
     private let binary: ArchiveGraphDecoder<BinaryPropertyList>?
-    private let flat: ArchiveGraphDecoder<FlatPropertyList>?
+    private let xml: ArchiveGraphDecoder<XMLPropertyList>?
     /// Where the archive's frames start on the state's walk.
     var base = 0
     /// The outer archive's scratch, while this one's is the state's.
@@ -1044,13 +1040,13 @@ final class ArchiveLevel {
     private let copy: CopiedBytes?
 
     init(_ decoder: ArchiveGraphDecoder<BinaryPropertyList>, nested: NestedFailure?, keeping copy: CopiedBytes? = nil) {
-        (binary, flat) = (decoder, nil)
+        (binary, xml) = (decoder, nil)
         self.nested = nested
         self.copy = copy
     }
 
-    init(_ decoder: ArchiveGraphDecoder<FlatPropertyList>, nested: NestedFailure?, keeping copy: CopiedBytes? = nil) {
-        (binary, flat) = (nil, decoder)
+    init(_ decoder: ArchiveGraphDecoder<XMLPropertyList>, nested: NestedFailure?, keeping copy: CopiedBytes? = nil) {
+        (binary, xml) = (nil, decoder)
         self.nested = nested
         self.copy = copy
     }
@@ -1058,19 +1054,19 @@ final class ArchiveLevel {
     /// Makes a fresh scratch the state's, with the table's entries.
     func begin(_ s: inout DecodingState) {
         swap(&outer, &s.archive)
-        if binary != nil { binary!.pushEntries(&s) } else { flat!.pushEntries(&s) }
+        if binary != nil { binary!.pushEntries(&s) } else { xml!.pushEntries(&s) }
     }
 
     /// Goes on with the archive's walk, `delivered` first: the archive's node when it is done,
     /// or nil when the walk met a nested archive and pushed its level.
     func resume(delivering delivered: TapeNode?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
         if binary != nil { return try binary!.walk(from: base, delivering: delivered, &s) }
-        return try flat!.walk(from: base, delivering: delivered, &s)
+        return try xml!.walk(from: base, delivering: delivered, &s)
     }
 
     /// Takes down the archive's scratch and puts back the outer archive's.
     func end(_ s: inout DecodingState) {
-        if binary != nil { binary!.endArchive(&s) } else { flat!.endArchive(&s) }
+        if binary != nil { binary!.endArchive(&s) } else { xml!.endArchive(&s) }
         swap(&outer, &s.archive)
     }
 
@@ -1087,7 +1083,7 @@ extension BinaryPropertyList {
     }
 }
 
-extension FlatPropertyList {
+extension XMLPropertyList {
     static func level(_ decoder: ArchiveGraphDecoder<Self>, nested: NestedFailure?, keeping copy: CopiedBytes? = nil) -> ArchiveLevel {
         ArchiveLevel(decoder, nested: nested, keeping: copy)
     }

@@ -218,7 +218,7 @@ struct DecodingState {
     }
 
     /// An XML property list, laid out as an object table.
-    func readXML(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> FlatPropertyList {
+    func readXML(_ bytes: ArraySlice<UInt8>) throws(ArchiveError) -> XMLPropertyList {
         do throws(PropertyListError) {
             return try XMLPropertyListReader(limits: limits).table(bytes)
         } catch {

@@ -35,16 +35,5 @@ public struct KeyedArchiveDecoder: Sendable {
         state.kept = kept
         return try state.decodeFile(bytes, allowsPlain: allowsPlain)
     }
-
-    /// Decodes a property list already read.
-    package func decode(propertyList: PropertyListValue) throws(ArchiveError) -> KeyedArchive {
-        var state = DecodingState(limits: limits, allowsConcurrency: allowsConcurrency)
-        return try state.decodeRoot(FlatPropertyList(propertyList), input: [], inSource: false).keyedArchive
-    }
-
-    /// Whether a property list is an NSKeyedArchiver archive (by its `$archiver`).
-    package static func isKeyedArchive(_ plist: PropertyListValue) -> Bool {
-        plist.dictionaryValue?["$archiver"] == .string("NSKeyedArchiver")
-    }
 }
 

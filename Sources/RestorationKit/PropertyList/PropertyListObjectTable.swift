@@ -1,11 +1,11 @@
 /// A property list seen as a table of objects that refer to one another by index, the way the
 /// binary format stores it.
 ///
-/// The keyed-archive decoder walks a table instead of a tree of `PropertyListValue`s, so that a
-/// binary archive is decoded straight from its bytes: an archive holds tens of thousands of
-/// nested property lists, and building a tree of each first cost more than decoding it.
-/// `BinaryPropertyList` reads objects from the bytes when asked; `FlatPropertyList` holds an XML
-/// document (or a tree) in the same shape.
+/// There is no tree of values: the keyed-archive decoder walks the table, so that a binary
+/// archive is decoded straight from its bytes (an archive holds tens of thousands of nested
+/// property lists, and building a tree of each first cost more than decoding it), and every
+/// other reader checks or picks from it. `BinaryPropertyList` reads objects from the bytes when
+/// asked; `XMLPropertyList` holds an XML document, read in one pass, in the same shape.
 protocol PropertyListObjectTable {
     var objectCount: Int { get }
     /// The root object's index.
@@ -37,48 +37,67 @@ enum PropertyListItem {
     /// A string stored as UTF-8 in the input: `count` bytes at `start` of the table's buffer;
     /// `plain` when every byte is written as it is (see `TextEscaping.isPlain`).
     case inputString(start: Int, count: Int, plain: Bool)
-    /// A string converted to UTF-8 (from UTF-16, Latin-1 or a tree) and appended to the text
+    /// A string converted to UTF-8 (from UTF-16, Latin-1 or XML text) and appended to the text
     /// the decoder passed, at `offset`.
     case textString(offset: Int, count: Int)
     /// Data in the input: `count` bytes at `start` of the table's buffer.
     case inputData(start: Int, count: Int)
-    /// Data of a table read from a tree: `object(index)` holds its bytes.
-    case treeData(index: Int)
+    /// Data the table holds itself (decoded from XML's base64): `object(index)` holds its bytes.
+    case tableData(index: Int)
     /// Any other value but an array or a dictionary.
     case scalar(PropertyListScalar)
     case array(PropertyListContainer)
     case dictionary(PropertyListContainer)
 }
 
-/// A value that is neither a string, data nor a container: an item holds no reference, so the
-/// decoder copies items without reference counting.
-enum PropertyListScalar {
+/// A value that is neither a string, data nor a container, exactly as stored: an item holds no
+/// reference, so the decoder copies items without reference counting.
+///
+/// Integers are `Int128` because the binary format stores unsigned values up to 2^64−1 in
+/// 16-byte signed integers next to negative 8-byte ones: no narrower type holds both.
+enum PropertyListScalar: Hashable, Sendable {
     case integer(Int128)
     case real(Double)
+    /// A 4-byte real (what `encodeFloat:forKey:` writes), kept at its own precision.
     case float(Float)
     case boolean(Bool)
+    /// Seconds since 2001-01-01T00:00:00Z (Core Foundation's reference date).
     case date(Double)
+    /// A keyed-archiver object reference (`CF$UID`).
     case uid(UInt64)
 
-    init?(_ value: PropertyListValue) {
-        switch value {
-        case .integer(let integer): self = .integer(integer)
-        case .real(let real): self = .real(real)
-        case .float(let float): self = .float(float)
-        case .boolean(let boolean): self = .boolean(boolean)
-        case .date(let date): self = .date(date)
-        case .uid(let uid): self = .uid(uid)
-        case .string, .data, .array, .dictionary: return nil
+    /// The name of the value's type as the property-list format calls it, for messages.
+    var typeName: String {
+        switch self {
+        case .integer: "integer"
+        case .real, .float: "real"
+        case .boolean: "boolean"
+        case .date: "date"
+        case .uid: "UID"
         }
     }
 }
 
 /// One object of a `PropertyListObjectTable`.
 enum PropertyListObject {
-    /// Any value but an array or a dictionary.
-    case scalar(PropertyListValue)
+    case string(String)
+    /// Data, a slice of the bytes it was read from (for a binary list, the file's: its
+    /// `startIndex` is the offset of the bytes in the file).
+    case data(ArraySlice<UInt8>)
+    case scalar(PropertyListScalar)
     case array(PropertyListContainer)
     case dictionary(PropertyListContainer)
+
+    /// The name of the object's type as the property-list format calls it, for messages.
+    var typeName: String {
+        switch self {
+        case .string: "string"
+        case .data: "data"
+        case .scalar(let scalar): scalar.typeName
+        case .array: "array"
+        case .dictionary: "dictionary"
+        }
+    }
 }
 
 /// An array or dictionary of a table: its index, its entry count, and where its member
@@ -90,21 +109,20 @@ struct PropertyListContainer {
 }
 
 extension PropertyListObjectTable {
-    /// A table read from a tree has no input bytes: its items are all `textString` or `scalar`.
+    /// A table that holds its values itself has no input bytes: its items are all
+    /// `textString`, `tableData` or `scalar`.
     func inputBytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
     func item(_ index: Int, text: inout [UInt8]) throws(PropertyListError) -> PropertyListItem {
         switch try object(index) {
-        case .scalar(.string(let string)):
+        case .string(let string):
             let offset = text.count
             text.append(contentsOf: string.utf8)
             return .textString(offset: offset, count: text.count - offset)
-        case .scalar(.data): return .treeData(index: index)
-        case .scalar(let value):
-            guard let scalar = PropertyListScalar(value) else { preconditionFailure("a table returned a container as a scalar") }
-            return .scalar(scalar)
+        case .data: return .tableData(index: index)
+        case .scalar(let scalar): return .scalar(scalar)
         case .array(let container): return .array(container)
         case .dictionary(let container): return .dictionary(container)
         }
@@ -112,128 +130,114 @@ extension PropertyListObjectTable {
 
     /// The string stored at `index`, or nil if it is another kind of object.
     func string(_ index: Int) throws(PropertyListError) -> String? {
-        if case .scalar(.string(let string)) = try object(index) { return string }
+        if case .string(let string) = try object(index) { return string }
         return nil
     }
 
-    /// The property list as a tree of values: each object decoded once and shared after that, a
-    /// reference cycle refused, and depth and expansion bounded by `limits`.
-    func tree(limits: DecodingLimits) throws(PropertyListError) -> PropertyListValue {
-        try read(limits: limits, building: true)
-    }
-
-    /// See `PropertyListReader.topLevelScalars`.
-    func topLevelScalars(limits: DecodingLimits) throws(PropertyListError) -> PropertyListDictionary? {
+    /// The members of the root dictionary whose values are neither strings, data nor
+    /// containers, in order, once the whole list is checked (`check`); nil when the root is no
+    /// dictionary.
+    func topLevelScalars(limits: DecodingLimits) throws(PropertyListError) -> OrderedFields<PropertyListScalar>? {
         try check(limits: limits)
         guard case .dictionary(let dictionary) = try object(topObject) else { return nil }
-        var members: [(String, PropertyListValue)] = []
+        var members: [(String, PropertyListScalar)] = []
         for position in 0..<dictionary.count {
             guard let key = try string(try member(position, of: dictionary)) else { continue }
             if case .scalar(let value) = try object(try member(dictionary.count + position, of: dictionary)) {
                 members.append((key, value))
             }
         }
-        return PropertyListDictionary(members)
+        return OrderedFields(members)
     }
 
-    /// Fails as `tree` would, without making the tree (a deep one would be freed by recursion).
+    /// Checks the whole property list as a reader of its values would meet it: every object read
+    /// (and so checked) once, dictionary keys strings, a reference cycle refused, depth and
+    /// expansion (a shared object counts once per use) bounded by `limits`.
     func check(limits: DecodingLimits) throws(PropertyListError) {
-        _ = try read(limits: limits, building: false)
-    }
-
-    private func read(limits: DecodingLimits, building: Bool) throws(PropertyListError) -> PropertyListValue {
         // One slot per object is allocated up front: bound the count by the values the list may
         // expand to, or a small file of tiny objects could ask for gigabytes.
         guard objectCount <= limits.maxNodes else {
             throw PropertyListError(limits.exceeded(.nodes), at: byteOffset(of: topObject), exceedsLimit: true)
         }
-        var builder = PropertyListTreeBuilder(table: self, limits: limits, building: building)
-        return try builder.value(topObject, depth: 0)
+        var checker = PropertyListChecker(table: self, limits: limits)
+        try checker.check(topObject)
     }
 }
 
-/// Builds the `PropertyListValue` tree of a table (see `PropertyListObjectTable.tree`).
-private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
+
+/// Checks a table (see `PropertyListObjectTable.check`) with a stack of its own, in the order a
+/// recursive descent would read it, so the same errors come out whatever the depth.
+private struct PropertyListChecker<Table: PropertyListObjectTable> {
     let table: Table
     let limits: DecodingLimits
-    /// Whether containers are made: without, each stands for itself as `true`, and only the
-    /// checks are made.
-    let building: Bool
-    /// Decoded objects, so that a shared object is decoded once.
-    var decoded: [PropertyListValue?]
-    /// How many values each decoded object expands to; a shared object counts once per use.
+    /// Each object's state: not met, being checked (meeting it again is a cycle), or checked.
+    var states: [ObjectState]
+    /// How many values each checked object expands to; a shared object counts once per use.
     var expandedSize: [Int]
-    /// Objects whose decoding is under way: meeting one again is a cycle.
-    var inProgress: [Bool]
 
-    init(table: Table, limits: DecodingLimits, building: Bool) {
-        self.table = table
-        self.limits = limits
-        self.building = building
-        // A table's object count is bounded by its input's size, so these allocations are too.
-        decoded = Array(repeating: nil, count: table.objectCount)
-        expandedSize = Array(repeating: 0, count: table.objectCount)
-        inProgress = Array(repeating: false, count: table.objectCount)
+    enum ObjectState: UInt8 {
+        case unseen, inProgress, checked, checkedString
     }
 
-    /// The value of object `root` at `depth`, made with a stack of its own: containers whose
-    /// members are being made, and one list of the members (and keys) made and not yet taken by
-    /// their container. Objects are read and checked in the order a recursive descent would read
-    /// them, so the same errors come out.
-    mutating func value(_ root: Int, depth rootDepth: Int) throws(PropertyListError) -> PropertyListValue {
+    init(table: Table, limits: DecodingLimits) {
+        self.table = table
+        self.limits = limits
+        // A table's object count is bounded by its input's size, so these allocations are too.
+        states = Array(repeating: .unseen, count: table.objectCount)
+        expandedSize = Array(repeating: 0, count: table.objectCount)
+    }
+
+    mutating func check(_ root: Int) throws(PropertyListError) {
         var open: [OpenContainer] = []
-        var members: [PropertyListValue] = []
-        var keys: [String] = []
-        var (next, depth) = (root, rootDepth)
+        var (next, depth) = (root, 0)
         while true {
-            // Object `next`, at `depth`: made already, a scalar, or a container opened.
-            var finished = decoded[next]
-            var finishedIndex = next
-            if finished == nil {
+            // Object `next`, at `depth`: checked already, a scalar, or a container opened.
+            var finished: Int? = next
+            switch states[next] {
+            case .checked, .checkedString: break
+            case .inProgress:
+                throw PropertyListError("reference cycle: object \(next) contains itself", at: table.byteOffset(of: next))
+            case .unseen:
                 let offset = table.byteOffset(of: next)
-                guard !inProgress[next] else {
-                    throw PropertyListError("reference cycle: object \(next) contains itself", at: offset)
-                }
                 guard depth <= limits.maxDepth else {
                     throw PropertyListError(DecodingLimit.depth.exceeded(limits.maxDepth), at: offset, exceedsLimit: true)
                 }
-                inProgress[next] = true
+                states[next] = .inProgress
                 switch try table.object(next) {
-                case .scalar(let scalar):
-                    finished = done(next, scalar, size: 1)
+                case .string: done(next, .checkedString, size: 1)
+                case .data, .scalar: done(next, .checked, size: 1)
                 case .array(let array):
-                    open.append(OpenContainer(index: next, offset: offset, container: array, keyed: false, depth: depth, membersStart: members.count, keysStart: keys.count))
+                    open.append(OpenContainer(offset: offset, container: array, keyed: false, depth: depth))
+                    finished = nil
                 case .dictionary(let dictionary):
-                    open.append(OpenContainer(index: next, offset: offset, container: dictionary, keyed: true, depth: depth, membersStart: members.count, keysStart: keys.count))
+                    open.append(OpenContainer(offset: offset, container: dictionary, keyed: true, depth: depth))
+                    finished = nil
                 }
             }
-            // Containers that end after it, then the next object to make.
+            // Containers that end after it, then the next object to check.
             while true {
-                guard var container = open.popLast() else { return finished! }
-                if let value = finished {
+                guard var container = open.popLast() else { return }
+                if let member = finished {
                     finished = nil
                     if let key = container.keyIndex {
                         // A dictionary's key, then its value.
                         guard container.valueIndex == nil else {
-                            if building { members.append(value) }
-                            container.size = try add(container.size, expandedSize[finishedIndex] + 1, at: container.offset)
+                            container.size = try add(container.size, expandedSize[member] + 1, at: container.offset)
                             (container.keyIndex, container.valueIndex) = (nil, nil)
                             container.position += 1
                             open.append(container)
                             continue
                         }
-                        guard case .string(let name) = value else {
+                        guard states[member] == .checkedString else {
                             throw PropertyListError("dictionary key (object \(key)) is not a string", at: container.offset)
                         }
                         let valueIndex = try table.member(container.container.count + container.position, of: container.container)
-                        if building { keys.append(name) }
                         container.valueIndex = valueIndex
                         open.append(container)
                         (next, depth) = (valueIndex, container.depth + 1)
                         break
                     }
-                    if building { members.append(value) }
-                    container.size = try add(container.size, expandedSize[finishedIndex], at: container.offset)
+                    container.size = try add(container.size, expandedSize[member], at: container.offset)
                     container.position += 1
                 }
                 if container.position < container.container.count {
@@ -243,41 +247,28 @@ private struct PropertyListTreeBuilder<Table: PropertyListObjectTable> {
                     (next, depth) = (member, container.depth + 1)
                     break
                 }
-                let value: PropertyListValue = !building ? .boolean(true) : container.keyed
-                    ? .dictionary(PropertyListDictionary(keys: Array(keys[container.keysStart...]), values: Array(members[container.membersStart...])))
-                    : .array(Array(members[container.membersStart...]))
-                members.removeSubrange(container.membersStart...)
-                keys.removeSubrange(container.keysStart...)
-                finished = done(container.index, value, size: container.size)
-                finishedIndex = container.index
-                continue
+                done(container.container.index, .checked, size: container.size)
+                finished = container.container.index
             }
         }
     }
 
-    /// A container whose members are being made (see `value(_:depth:)`).
+    /// A container whose members are being checked (see `check`).
     private struct OpenContainer {
-        let index: Int
         let offset: Int?
         let container: PropertyListContainer
         let keyed: Bool
         let depth: Int
-        /// Where its members (and keys) start in the lists of those made.
-        let membersStart: Int
-        let keysStart: Int
         var position = 0
         var size = 1
-        /// The dictionary key being made, or made with its value under way.
+        /// The dictionary key being checked, or checked with its value under way.
         var keyIndex: Int?
         var valueIndex: Int?
     }
 
-    /// `value`, made for object `index`: kept for the object's other uses.
-    private mutating func done(_ index: Int, _ value: PropertyListValue, size: Int) -> PropertyListValue {
-        inProgress[index] = false
-        decoded[index] = value
+    private mutating func done(_ index: Int, _ state: ObjectState, size: Int) {
+        states[index] = state
         expandedSize[index] = size
-        return value
     }
 
     private func add(_ size: Int, _ more: Int, at offset: Int?) throws(PropertyListError) -> Int {

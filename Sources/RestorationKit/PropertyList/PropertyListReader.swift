@@ -4,32 +4,35 @@ public enum PropertyListFormat: String, Sendable {
     case xml
 }
 
-/// Reads a property list of either format, told apart by its content, never by a file name.
-/// Not public: a tree is freed by recursion, once per level; the library's readers give tapes.
-package struct PropertyListReader: Sendable {
-    package var limits: DecodingLimits
+/// Reads a property list of either format, told apart by its content, never by a file name,
+/// as the object table of its format; nothing here makes a tree of values.
+struct PropertyListReader: Sendable {
+    var limits: DecodingLimits
 
-    package init(limits: DecodingLimits = .default) {
+    init(limits: DecodingLimits = .default) {
         self.limits = limits
     }
 
-    package func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
-        try read(bytes[...])
-    }
-
-    /// Reads `bytes`. The readers keep stacks of their own; freeing a tree recurses once per
-    /// level, which `limits.maxDepth` bounds.
-    package func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
+    /// Runs `body` with the table of `bytes`, binary or XML, once it is checked whole (see
+    /// `PropertyListObjectTable.check`).
+    func withCheckedTable<T>(_ bytes: ArraySlice<UInt8>, _ body: (any PropertyListObjectTable) throws(PropertyListError) -> T) throws(PropertyListError) -> T {
         switch try Self.format(of: bytes) {
-        case .binary: try BinaryPropertyListReader(limits: limits).read(bytes)
-        case .xml: try XMLPropertyListReader(limits: limits).read(bytes)
+        case .binary:
+            return try BinaryPropertyList.withTable(bytes) { (table) throws(PropertyListError) in
+                try table.check(limits: limits)
+                return try body(table)
+            }
+        case .xml:
+            let table = try XMLPropertyListReader(limits: limits).table(bytes)
+            try table.check(limits: limits)
+            return try body(table)
         }
     }
 
-    /// The members of the root dictionary of `bytes` whose values are no containers, in order,
-    /// once the whole property list is checked as `read` reads it (without making its tree,
-    /// which could be deep); nil when the root is no dictionary.
-    func topLevelScalars(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListDictionary? {
+    /// The members of the root dictionary of `bytes` whose values are no strings, data or
+    /// containers, in order, once the whole property list is checked; nil when the root is no
+    /// dictionary.
+    func topLevelScalars(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> OrderedFields<PropertyListScalar>? {
         switch try Self.format(of: bytes) {
         case .binary:
             try BinaryPropertyList.withTable(bytes) { (table) throws(PropertyListError) in try table.topLevelScalars(limits: limits) }
@@ -39,11 +42,11 @@ package struct PropertyListReader: Sendable {
     }
 
     /// Which format `bytes` hold, or an error saying why they are neither.
-    package static func format(of bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListFormat {
+    static func format(of bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListFormat {
         guard !bytes.isEmpty else {
             throw PropertyListError("file is empty")
         }
-        let magic = BinaryPropertyListReader.magic
+        let magic = BinaryPropertyListFormat.magic
         if bytes.starts(with: magic) {
             return .binary
         }

@@ -18,96 +18,18 @@
 struct XMLPropertyListReader {
     let limits: DecodingLimits
 
-    /// The property list as a tree (`PropertyListReader.read`).
-    func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
-        var tree = TreeSink()
-        try parse(bytes, into: &tree)
-        return tree.root!
-    }
-
-    /// The property list laid out as an object table, for the keyed-archive decoder: no tree is
-    /// made on the way.
-    func table(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> FlatPropertyList {
-        var table = FlatPropertyList.Builder()
-        try parse(bytes, into: &table)
-        return table.table
-    }
-
-    private func parse<Sink: XMLValueSink>(_ bytes: ArraySlice<UInt8>, into sink: inout Sink) throws(PropertyListError) {
+    /// The property list laid out as an object table.
+    func table(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> XMLPropertyList {
+        var table = XMLPropertyList.Builder()
         var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
         do {
-            try parser.document(into: &sink)
+            try parser.document(into: &table)
         } catch {
             var placed = error
             placed.textPosition = error.byteOffset.map { TextPosition(of: $0, in: bytes) }
             throw placed
         }
-    }
-}
-
-/// What the parser makes of the values it reads, in document order: a scalar or an empty
-/// container whole, any other container as its opening, its members (a dictionary's as key,
-/// value, key, value…) and its end.
-protocol XMLValueSink {
-    mutating func value(_ value: PropertyListValue)
-    mutating func open(dictionary: Bool)
-    mutating func key(_ key: String)
-    mutating func close()
-}
-
-extension XMLValueSink {
-    /// The UID a dictionary of one entry, `key` and `value`, stands for: `CF$UID` with an
-    /// integer. XML has no UID type: keyed archives write references as {CF$UID: n}, and Core
-    /// Foundation reads that form as a reference.
-    static func uid(key: String?, value: PropertyListValue) -> UInt64? {
-        guard key == "CF$UID", case .integer(let index) = value, index >= 0, index <= Int128(UInt64.max) else { return nil }
-        return UInt64(index)
-    }
-}
-
-/// Builds the tree of `PropertyListValue`s, with a stack of its own.
-private struct TreeSink: XMLValueSink {
-    /// A container being read: where its members start among the members read and not yet
-    /// taken by their container (and, for a dictionary, among the keys).
-    private struct OpenContainer {
-        let isDictionary: Bool
-        let members: Int
-        let keys: Int
-    }
-
-    private var open: [OpenContainer] = []
-    private var members: [PropertyListValue] = []
-    private var keys: [String] = []
-    private(set) var root: PropertyListValue?
-
-    mutating func value(_ value: PropertyListValue) {
-        if open.isEmpty { root = value } else { members.append(value) }
-    }
-
-    mutating func open(dictionary: Bool) {
-        open.append(OpenContainer(isDictionary: dictionary, members: members.count, keys: keys.count))
-    }
-
-    mutating func key(_ key: String) {
-        keys.append(key)
-    }
-
-    mutating func close() {
-        let container = open.removeLast()
-        let finished: PropertyListValue
-        if container.isDictionary {
-            let keys = Array(keys[container.keys...]), values = Array(members[container.members...])
-            if values.count == 1, let uid = Self.uid(key: keys[0], value: values[0]) {
-                finished = .uid(uid)
-            } else {
-                finished = .dictionary(PropertyListDictionary(keys: keys, values: values))
-            }
-            self.keys.removeSubrange(container.keys...)
-        } else {
-            finished = .array(Array(members[container.members...]))
-        }
-        members.removeSubrange(container.members...)
-        value(finished)
+        return table.table
     }
 }
 
@@ -125,7 +47,7 @@ private struct XMLPropertyListParser {
 
     // MARK: The document
 
-    mutating func document<Sink: XMLValueSink>(into sink: inout Sink) throws(PropertyListError) {
+    mutating func document(into sink: inout XMLPropertyList.Builder) throws(PropertyListError) {
         try skipMisc(allowingDoctype: true)
         var tag = try openTag()
         let wrapped = tag.name == "plist"
@@ -149,7 +71,7 @@ private struct XMLPropertyListParser {
 
     /// The value that begins with `first`, handed to `sink`, read with a stack of its own:
     /// neither nesting nor length uses the thread's stack.
-    private mutating func value<Sink: XMLValueSink>(of first: Tag, into sink: inout Sink) throws(PropertyListError) {
+    private mutating func value(of first: Tag, into sink: inout XMLPropertyList.Builder) throws(PropertyListError) {
         // Whether each open container is a dictionary.
         var open: [Bool] = []
         var tag = first
@@ -185,27 +107,27 @@ private struct XMLPropertyListParser {
 
     /// The value `tag` begins when it is a scalar or an empty container; nil for a container
     /// with members. Counts the value.
-    private mutating func scalarOrEmpty(_ tag: Tag) throws(PropertyListError) -> PropertyListValue? {
+    private mutating func scalarOrEmpty(_ tag: Tag) throws(PropertyListError) -> PropertyListObject? {
         values += 1
         guard values <= limits.maxNodes else {
             throw PropertyListError(limits.exceeded(.nodes), at: tag.start, exceedsLimit: true)
         }
         switch tag.name {
         case "dict":
-            return tag.isEmpty ? .dictionary(PropertyListDictionary(keys: [], values: [])) : nil
+            return tag.isEmpty ? .dictionary(PropertyListContainer(index: 0, count: 0, references: 0)) : nil
         case "array":
-            return tag.isEmpty ? .array([]) : nil
+            return tag.isEmpty ? .array(PropertyListContainer(index: 0, count: 0, references: 0)) : nil
         case "string":
             return .string(try text(of: tag))
         case "integer":
-            return .integer(try integer(try text(of: tag), at: tag.start))
+            return .scalar(.integer(try integer(try text(of: tag), at: tag.start)))
         case "real":
-            return .real(try real(try text(of: tag), at: tag.start))
+            return .scalar(.real(try real(try text(of: tag), at: tag.start)))
         case "true", "false":
             _ = try text(of: tag)
-            return .boolean(tag.name == "true")
+            return .scalar(.boolean(tag.name == "true"))
         case "date":
-            return .date(try date(try text(of: tag), at: tag.start))
+            return .scalar(.date(try date(try text(of: tag), at: tag.start)))
         case "data":
             return .data(try base64(try text(of: tag), at: tag.start)[...])
         default:

@@ -150,5 +150,3 @@ extension OrderedFields: Hashable {
         hasher.combine(combined)
     }
 }
-
-package typealias PropertyListDictionary = OrderedFields<PropertyListValue>

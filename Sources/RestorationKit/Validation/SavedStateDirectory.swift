@@ -53,7 +53,7 @@ package enum SavedStateDirectory {
     }
 
     private static func checkInProgress(_ path: String, limits: DecodingLimits) -> [Diagnostic] {
-        let dictionary: PropertyListDictionary
+        let dictionary: OrderedFields<PropertyListScalar>
         switch readDictionary(path, limits: limits) {
         case .success(let value): dictionary = value
         case .failure(let problem):
@@ -79,9 +79,9 @@ package enum SavedStateDirectory {
         let description: String
     }
 
-    /// The side file's root dictionary, its scalar members only (the keys UIKit writes there
-    /// are numbers and strings), when the whole file reads as a property list.
-    private static func readDictionary(_ path: String, limits: DecodingLimits) -> Result<PropertyListDictionary, Problem> {
+    /// The side file's root dictionary, its members that are numbers, booleans, dates or UIDs
+    /// only (what is read from it is an integer), when the whole file reads as a property list.
+    private static func readDictionary(_ path: String, limits: DecodingLimits) -> Result<OrderedFields<PropertyListScalar>, Problem> {
         do throws(ArchiveError) {
             let bytes = try InputFile.read(path, limit: min(limits.maxInputBytes, maximumSidecarBytes), followingLinks: false, run: limits.run)
             do throws(PropertyListError) {

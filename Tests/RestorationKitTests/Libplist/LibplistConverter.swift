@@ -1,7 +1,7 @@
 import CPlist
 @testable import RestorationKit
 
-/// Converts a libplist node tree into `PropertyListValue`, bounded like our own reader.
+/// Converts a libplist node tree into `PlistTree`, bounded like our own reader.
 ///
 /// libplist 2.2.0 reports integers as unsigned 64-bit values, so they are read as the signed
 /// 64-bit ones NSKeyedArchiver writes (values of 2^63 and above come back negative), and its
@@ -15,11 +15,11 @@ struct LibplistConverter {
         self.budget = limits.maxNodes
     }
 
-    mutating func convert(_ node: plist_t) throws(PropertyListError) -> PropertyListValue {
+    mutating func convert(_ node: plist_t) throws(PropertyListError) -> PlistTree {
         try convert(node, depth: 0)
     }
 
-    private mutating func convert(_ node: plist_t, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    private mutating func convert(_ node: plist_t, depth: Int) throws(PropertyListError) -> PlistTree {
         budget -= 1
         guard budget >= 0 else {
             throw PropertyListError("property list has more than the limit of \(limits.maxNodes) values", exceedsLimit: true)
@@ -68,8 +68,8 @@ struct LibplistConverter {
         }
     }
 
-    private mutating func convertArray(_ node: plist_t, depth: Int) throws(PropertyListError) -> [PropertyListValue] {
-        var elements: [PropertyListValue] = []
+    private mutating func convertArray(_ node: plist_t, depth: Int) throws(PropertyListError) -> [PlistTree] {
+        var elements: [PlistTree] = []
         // Iterators, not plist_array_get_item: that walks a linked list from the start each call.
         var iterator: plist_array_iter? = nil
         plist_array_new_iter(node, &iterator)
@@ -83,9 +83,9 @@ struct LibplistConverter {
         return elements
     }
 
-    private mutating func convertDictionary(_ node: plist_t, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    private mutating func convertDictionary(_ node: plist_t, depth: Int) throws(PropertyListError) -> PlistTree {
         var keys: [String] = []
-        var values: [PropertyListValue] = []
+        var values: [PlistTree] = []
         var iterator: plist_dict_iter? = nil
         plist_dict_new_iter(node, &iterator)
         defer { cplist_release(iterator) }
@@ -106,7 +106,7 @@ struct LibplistConverter {
         if keys == ["CF$UID"], case .integer(let index) = values[0], index >= 0, index <= Int128(UInt64.max) {
             return .uid(UInt64(index))
         }
-        return .dictionary(PropertyListDictionary(keys: keys, values: values))
+        return .dictionary(PlistDictionary(keys: keys, values: values))
     }
 }
 

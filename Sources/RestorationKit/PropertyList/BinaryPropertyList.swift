@@ -1,23 +1,9 @@
-/// Reads `bplist00` binary property lists.
-///
-/// We do not use libplist for these: version 2.2.0 crashes on deep nesting, expands shared
-/// references into a tree (a 186-byte file becomes gigabytes), loses the sign of integers and
-/// cuts dates to 32 bits. `BinaryPropertyList` checks every offset, length and reference against
-/// the buffer; the tree is built from it with each object decoded once, reference cycles
-/// refused, and depth and expansion bounded.
-struct BinaryPropertyListReader {
+/// The constants of the `bplist00` format.
+enum BinaryPropertyListFormat {
     static let magic: [UInt8] = Array("bplist00".utf8)
     /// `magic.count`, without the lazy global's check on every object read.
     static var magicSize: Int { 8 }
     static let trailerSize = 32
-
-    let limits: DecodingLimits
-
-    /// Parses `bytes`; offsets in errors are indices into the slice's base array, so a nested
-    /// archive's errors point into the file that holds it.
-    func read(_ bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListValue {
-        try BinaryPropertyList.withTable(bytes) { (table) throws(PropertyListError) in try table.tree(limits: limits) }
-    }
 }
 
 private struct Trailer {
@@ -28,9 +14,16 @@ private struct Trailer {
     var offsetTableStart: Int
 }
 
-/// A binary property list read in place: objects are decoded from the bytes when asked for, each
-/// access checked against the buffer. Valid only while the buffer is: inside `withTable`, which
-/// holds the bytes, or as long as the holder of an `inSource` or `inCopy` buffer says.
+/// A `bplist00` binary property list read in place: objects are decoded from the bytes when
+/// asked for, each access checked against the buffer.
+///
+/// Not libplist: version 2.2.0 crashes on deep nesting, expands shared references into a tree
+/// (a 186-byte file becomes gigabytes), loses the sign of integers and cuts dates to 32 bits.
+/// Here every offset, length and reference is checked against the buffer, and `check` and the
+/// decoder read each object once, refuse reference cycles and bound depth and expansion.
+///
+/// Valid only while the buffer is: inside `withTable`, which holds the bytes, or as long as the
+/// holder of an `inSource` or `inCopy` buffer says.
 struct BinaryPropertyList: PropertyListObjectTable {
     let buffer: UnsafeRawBufferPointer
     /// The bytes `buffer` points into, which data values are slices of.
@@ -86,8 +79,8 @@ struct BinaryPropertyList: PropertyListObjectTable {
 
     private static func readTrailer(_ buffer: UnsafeRawBufferPointer, base: Int) throws(PropertyListError) -> Trailer {
         let size = buffer.count
-        let magicSize = BinaryPropertyListReader.magicSize
-        let trailerSize = BinaryPropertyListReader.trailerSize
+        let magicSize = BinaryPropertyListFormat.magicSize
+        let trailerSize = BinaryPropertyListFormat.trailerSize
         guard size >= magicSize + 1 + 1 + trailerSize else {
             throw PropertyListError("binary property list is truncated: \(size) bytes is too short to hold a header, an object and a trailer", at: base)
         }
@@ -127,7 +120,7 @@ struct BinaryPropertyList: PropertyListObjectTable {
     private func offsetOfObject(_ index: Int) throws(PropertyListError) -> Int {
         let entry = trailer.offsetTableStart + index * trailer.offsetSize
         let offset = Self.readUInt(buffer, at: entry, size: trailer.offsetSize)
-        guard offset >= UInt64(BinaryPropertyListReader.magicSize), offset < UInt64(trailer.offsetTableStart) else {
+        guard offset >= UInt64(BinaryPropertyListFormat.magicSize), offset < UInt64(trailer.offsetTableStart) else {
             throw PropertyListError("object \(index) has offset \(offset), outside the object area (bytes 8 to \(trailer.offsetTableStart - 1))", at: base + entry)
         }
         return Int(offset)
@@ -140,12 +133,12 @@ struct BinaryPropertyList: PropertyListObjectTable {
         case .real(let value): return .scalar(.real(value))
         case .float(let value): return .scalar(.float(value))
         case .date(let value): return .scalar(.date(value))
-        case .data(let start, let count): return .scalar(.data(source[(base + start)..<(base + start + count)]))
-        case .asciiString(let start, let count): return .scalar(.string(asciiString(start: start, count: count)))
-        case .utf16String(let start, let count): return .scalar(.string(utf16String(start: start, count: count)))
+        case .data(let start, let count): return .data(source[(base + start)..<(base + start + count)])
+        case .asciiString(let start, let count): return .string(asciiString(start: start, count: count))
+        case .utf16String(let start, let count): return .string(utf16String(start: start, count: count))
         case .utf8String(let start, let count):
             let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + count)])
-            return .scalar(.string(String(decoding: slice, as: UTF8.self)))
+            return .string(String(decoding: slice, as: UTF8.self))
         case .uid(let value): return .scalar(.uid(value))
         case .array(let container): return .array(container)
         case .dictionary(let container): return .dictionary(container)
