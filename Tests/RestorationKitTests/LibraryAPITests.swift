@@ -82,6 +82,15 @@ final class LibraryAPITests: XCTestCase {
         XCTAssertEqual(rebuilt, dictionary, "entries in another order")
         XCTAssertEqual(rebuilt.hashValue, dictionary.hashValue)
         XCTAssertNotEqual(ArchiveValue.dictionary(ArchiveDictionary(entries: Array(entries.entries.dropFirst()))), dictionary)
+        // The entries alone compare as the dictionary value does: in any order, as a multiset.
+        XCTAssertEqual(ArchiveDictionary(entries: entries.entries.reversed()), entries)
+        XCTAssertEqual(ArchiveDictionary(entries: entries.entries.reversed()).hashValue, entries.hashValue)
+        XCTAssertNotEqual(ArchiveDictionary(entries: Array(entries.entries.dropFirst())), entries)
+        let first = entries.entries[0]
+        let other = ArchiveDictionary.Entry(key: first.key, value: .string("another value"))
+        XCTAssertNotEqual(ArchiveDictionary(entries: [first, first]), ArchiveDictionary(entries: [first, other]))
+        XCTAssertNotEqual(ArchiveDictionary(entries: [first, other, other]), ArchiveDictionary(entries: [first, first, other]))
+        XCTAssertEqual(ArchiveDictionary(entries: [other, first, other]), ArchiveDictionary(entries: [first, other, other]))
     }
 
     /// Values built by hand are laid out as the decoder lays them out: an NSValue's fields read

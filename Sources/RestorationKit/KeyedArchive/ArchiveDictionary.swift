@@ -37,11 +37,22 @@ public struct ArchiveDictionary: Hashable, Sendable {
         entries.first { $0.key.stringValue?.isExactly(key) == true }?.value
     }
 
+    /// The entries as a multiset: each entry of one side matched by an equal entry of the
+    /// other, as the dictionary value compares them, without building either on a tape.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        ArchiveValue.dictionary(lhs) == ArchiveValue.dictionary(rhs)
+        guard lhs.entries.count == rhs.entries.count else { return false }
+        var unmatched: [Entry: Int] = [:]
+        for entry in lhs.entries { unmatched[entry, default: 0] += 1 }
+        for entry in rhs.entries {
+            guard let count = unmatched[entry], count > 0 else { return false }
+            unmatched[entry] = count - 1
+        }
+        return true
     }
 
+    /// The entries' hashes, combined in an order-free way (summed), and their count.
     public func hash(into hasher: inout Hasher) {
-        ArchiveValue.dictionary(self).hash(into: &hasher)
+        hasher.combine(entries.count)
+        hasher.combine(entries.reduce(0) { $0 &+ $1.hashValue })
     }
 }
