@@ -86,7 +86,7 @@ extension KeptNestedArchives {
         for (tape, twinNodes) in [(a.tape, twins.a), (b.tape, twins.b)] {
             for (index, node) in tape.nodes.enumerated() where node.kind == .data && !twinNodes[index] {
                 let run = tape.byteRun(of: node)
-                if (try? PropertyListReader.format(of: run.bytes)) != nil { decoded.insert(run) }
+                if PropertyListReader.knownFormat(of: run.bytes) != nil { decoded.insert(run) }
             }
         }
         return (KeptNestedArchives(decoded: decoded), decoded.isEmpty)

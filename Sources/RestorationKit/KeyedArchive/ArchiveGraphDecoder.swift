@@ -31,13 +31,19 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// Pushes this archive's table entries on the state (before `keyedArchiveRoot` and
     /// `decodeArchive`, which share them).
     func pushEntries(_ s: inout DecodingState) {
-        s.archive.entryBase = s.tableEntries.count
-        s.archive.entryCount = min(table.objectCount, Self.cachedObjects)
-        s.tableEntries.append(contentsOf: repeatElement(DecodingState.TableEntry(), count: s.archive.entryCount))
+        let (base, count) = (s.entriesInUse, min(table.objectCount, Self.cachedObjects))
+        (s.archive.entryBase, s.archive.entryCount) = (base, count)
+        s.entriesInUse = base + count
+        if s.tableEntries.count < s.entriesInUse {
+            s.tableEntries.append(contentsOf: repeatElement(DecodingState.TableEntry(), count: s.entriesInUse - s.tableEntries.count))
+        }
+        s.tableEntries.withUnsafeMutableBufferPointer { entries in
+            UnsafeMutableBufferPointer(rebasing: entries[base..<(base + count)]).update(repeating: DecodingState.TableEntry())
+        }
     }
 
     func popEntries(_ s: inout DecodingState) {
-        s.tableEntries.removeSubrange(s.archive.entryBase...)
+        s.entriesInUse = s.archive.entryBase
     }
 
     /// Checks the root dictionary and starts the walk of `$top` (see `beginArchive`).
@@ -680,7 +686,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                             state.walk.removeAll(keepingCapacity: true)
                             state.pendingSlots.removeAll(keepingCapacity: true)
                             state.slots.removeAll(keepingCapacity: true)
-                            state.tableEntries.removeAll(keepingCapacity: true)
+                            state.entriesInUse = 0
                             continue
                         }
                         budget.spend(nodes: state.nodes, bytes: state.bytes, nestedBytes: state.nestedBytes)
@@ -732,7 +738,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
               case .scalar(.uid(let uid))? = try? item(valueIndex, &s), uid < UInt64(s.archive.objects.count),
               let dataIndex = try? member(Int(uid), of: s.archive.objects, &s),
               case .inputData(let start, let count)? = try? item(dataIndex, &s),
-              table.inputBytes(start, count).starts(with: BinaryPropertyListFormat.magic),
+              BinaryPropertyListFormat.startsWithMagic(table.inputBytes(start, count)),
               !(s.kept?.keeps(input[(input.startIndex + start)..<(input.startIndex + start + count)]) ?? false),
               let keyIndex = try? member(position, of: top, &s),
               let keyItem = try? item(keyIndex, &s),
@@ -901,7 +907,7 @@ struct NestedArchiveReader {
     /// and returns nil.
     func begin(_ bytes: ArraySlice<UInt8>, depth: Int, owner: WalkFrame.Owner?, _ s: inout DecodingState) throws(ArchiveError) -> TapeNode? {
         try s.consume(1)
-        guard let format = try? PropertyListReader.format(of: bytes) else {
+        guard let format = PropertyListReader.knownFormat(of: bytes) else {
             try s.consumeData(bytes.count)
             return dataNode(bytes, &s)
         }
@@ -946,7 +952,7 @@ struct NestedArchiveReader {
         var stack, walk, pending, location, slots, entries: Int
 
         init(_ s: DecodingState) {
-            (stack, walk, pending, location, slots, entries) = (s.tape.stack.count, s.walk.count, s.pendingSlots.count, s.location.count, s.slots.count, s.tableEntries.count)
+            (stack, walk, pending, location, slots, entries) = (s.tape.stack.count, s.walk.count, s.pendingSlots.count, s.location.count, s.slots.count, s.entriesInUse)
         }
     }
 
@@ -961,7 +967,7 @@ struct NestedArchiveReader {
         s.pendingSlots.removeSubrange(marks.pending...)
         s.location.removeSubrange(marks.location...)
         s.slots.removeSubrange(marks.slots...)
-        s.tableEntries.removeSubrange(marks.entries...)
+        s.entriesInUse = marks.entries
         // Bytes that announce a property list but cannot be read as one stay bytes, with why:
         // where in the data, not in the file, so that the same bytes compare equal wherever
         // they lie.

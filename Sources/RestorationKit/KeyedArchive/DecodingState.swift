@@ -43,8 +43,11 @@ struct DecodingState {
     /// One slot per `$objects` entry of each archive under way, the innermost last.
     var slots: [ObjectSlot] = []
     /// One entry per property-list object (up to `ArchiveGraphDecoder.cachedObjects`) of each
-    /// archive under way, the innermost last.
+    /// archive under way, the innermost last: the first `entriesInUse`. The array does not
+    /// shrink when an archive ends; the next one resets the entries it takes, which costs less
+    /// than appending them again for each of an archive's thousands of nested archives.
     var tableEntries: [TableEntry] = []
+    var entriesInUse = 0
     /// Class descriptions met in this file, by their strings (see `ClassSignature`), and the
     /// bytes of the one being read.
     var knownClasses = KnownClasses()

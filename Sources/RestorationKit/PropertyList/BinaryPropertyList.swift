@@ -4,6 +4,19 @@ enum BinaryPropertyListFormat {
     /// `magic.count`, without the lazy global's check on every object read.
     static var magicSize: Int { 8 }
     static let trailerSize = 32
+
+    /// `magic` as the word its eight bytes load as on this machine.
+    private static var magicWord: UInt64 { UInt64(bigEndian: 0x6270_6C69_7374_3030) }
+
+    /// Whether `bytes` begin with `magic`: one load and compare, for this is asked of every
+    /// data value an archive holds.
+    static func startsWithMagic(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= magicSize && bytes.loadUnaligned(as: UInt64.self) == magicWord
+    }
+
+    static func startsWithMagic(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBytes { startsWithMagic($0) }
+    }
 }
 
 private struct Trailer {

@@ -41,16 +41,22 @@ struct PropertyListReader: Sendable {
         }
     }
 
+    /// Which format `bytes` hold, nil when neither (`format(of:)` says why): asked of every data
+    /// value of an archive, most of which are no property list.
+    static func knownFormat(of bytes: ArraySlice<UInt8>) -> PropertyListFormat? {
+        if BinaryPropertyListFormat.startsWithMagic(bytes) { return .binary }
+        return looksLikeXML(bytes) ? .xml : nil
+    }
+
     /// Which format `bytes` hold, or an error saying why they are neither.
     static func format(of bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListFormat {
         guard !bytes.isEmpty else {
             throw PropertyListError("file is empty")
         }
-        let magic = BinaryPropertyListFormat.magic
-        if bytes.starts(with: magic) {
+        if BinaryPropertyListFormat.startsWithMagic(bytes) {
             return .binary
         }
-        if bytes.starts(with: magic.prefix(6)) {
+        if bytes.starts(with: BinaryPropertyListFormat.magic.prefix(6)) {
             let version = String(decoding: bytes.prefix(8), as: UTF8.self)
             throw PropertyListError("unsupported binary property list version '\(version)' (only bplist00 is known)", at: bytes.startIndex)
         }

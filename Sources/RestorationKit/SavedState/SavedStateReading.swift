@@ -22,7 +22,7 @@ package enum SavedStateReading {
                 kind: .macWindowRecords, content: .windowRecords(records), fields: records.shownFields(includingHistory: options.includesHistory),
                 notes: records.notes(includingHistory: options.includesHistory), limits: limits)
         }
-        if let path, isSnapshotName(path), (try? PropertyListReader.format(of: bytes)) == nil {
+        if let path, isSnapshotName(path), PropertyListReader.knownFormat(of: bytes) == nil {
             let note = "\(SavedStateKind.macWindowSnapshot.summary) (\(bytes.count) bytes): AppKit encrypts snapshots with a key kept in the keychain, not in windows.plist, so it cannot be read offline"
             return RestorationArchive.shown(kind: .macWindowSnapshot, content: .windowSnapshot(bytes.count), fields: .empty, notes: [note], limits: limits)
         }
