@@ -33,13 +33,21 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     func pushEntries(_ s: inout DecodingState) {
         let (base, count) = (s.entriesInUse, min(table.objectCount, Self.cachedObjects))
         (s.archive.entryBase, s.archive.entryCount) = (base, count)
-        s.entriesInUse = base + count
-        if s.tableEntries.count < s.entriesInUse {
-            s.tableEntries.append(contentsOf: repeatElement(DecodingState.TableEntry(), count: s.entriesInUse - s.tableEntries.count))
+        s.entriesInUse = Self.take(count, after: base, of: &s.tableEntries, reset: DecodingState.TableEntry())
+    }
+
+    /// Takes `count` elements of `array` after the first `used`, each set to `reset`, and
+    /// returns how many are in use then. The array keeps its high-water size, so that an
+    /// archive's thousands of nested archives reset elements instead of appending them again.
+    private static func take<Element>(_ count: Int, after used: Int, of array: inout [Element], reset: Element) -> Int {
+        let end = used + count
+        if array.count < end {
+            array.append(contentsOf: repeatElement(reset, count: end - array.count))
         }
-        s.tableEntries.withUnsafeMutableBufferPointer { entries in
-            UnsafeMutableBufferPointer(rebasing: entries[base..<(base + count)]).update(repeating: DecodingState.TableEntry())
+        array.withUnsafeMutableBufferPointer { elements in
+            UnsafeMutableBufferPointer(rebasing: elements[used..<end]).update(repeating: reset)
         }
+        return end
     }
 
     func popEntries(_ s: inout DecodingState) {
@@ -177,8 +185,8 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             throw s.error(.limitExceeded, s.limits.exceeded(.nodes), at: table.byteOffset(of: objectsIndex))
         }
         s.archive.objects = objects
-        s.archive.slotBase = s.slots.count
-        s.slots.append(contentsOf: repeatElement(DecodingState.ObjectSlot(), count: objects.count))
+        s.archive.slotBase = s.slotsInUse
+        s.slotsInUse = Self.take(objects.count, after: s.slotsInUse, of: &s.slots, reset: DecodingState.ObjectSlot())
         s.archive.classBase = s.archiveClasses.count
         s.archive.holdsSlots = true
         prefetchNestedArchives(in: top, &s)
@@ -191,7 +199,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
     /// ended or failed.
     func endArchive(_ s: inout DecodingState) {
         if s.archive.holdsSlots {
-            s.slots.removeSubrange(s.archive.slotBase...)
+            s.slotsInUse = s.archive.slotBase
             s.archiveClasses.removeSubrange(s.archive.classBase...)
             s.archive.holdsSlots = false
         }
@@ -685,7 +693,7 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                             state.tape.stack.removeAll(keepingCapacity: true)
                             state.walk.removeAll(keepingCapacity: true)
                             state.pendingSlots.removeAll(keepingCapacity: true)
-                            state.slots.removeAll(keepingCapacity: true)
+                            state.slotsInUse = 0
                             state.entriesInUse = 0
                             continue
                         }
@@ -952,7 +960,7 @@ struct NestedArchiveReader {
         var stack, walk, pending, location, slots, entries: Int
 
         init(_ s: DecodingState) {
-            (stack, walk, pending, location, slots, entries) = (s.tape.stack.count, s.walk.count, s.pendingSlots.count, s.location.count, s.slots.count, s.entriesInUse)
+            (stack, walk, pending, location, slots, entries) = (s.tape.stack.count, s.walk.count, s.pendingSlots.count, s.location.count, s.slotsInUse, s.entriesInUse)
         }
     }
 
@@ -966,7 +974,7 @@ struct NestedArchiveReader {
         s.walk.removeSubrange(marks.walk...)
         s.pendingSlots.removeSubrange(marks.pending...)
         s.location.removeSubrange(marks.location...)
-        s.slots.removeSubrange(marks.slots...)
+        s.slotsInUse = marks.slots
         s.entriesInUse = marks.entries
         // Bytes that announce a property list but cannot be read as one stay bytes, with why:
         // where in the data, not in the file, so that the same bytes compare equal wherever

@@ -40,8 +40,10 @@ struct DecodingState {
     /// The slots of `$objects` entries under way that hold only the UID of the next entry (a
     /// chain), to be filled with the value the chain ends in (see `WalkFrame.Owner`).
     var pendingSlots: [Int] = []
-    /// One slot per `$objects` entry of each archive under way, the innermost last.
+    /// One slot per `$objects` entry of each archive under way, the innermost last: the first
+    /// `slotsInUse` (the array keeps its high-water size, as `tableEntries` does).
     var slots: [ObjectSlot] = []
+    var slotsInUse = 0
     /// One entry per property-list object (up to `ArchiveGraphDecoder.cachedObjects`) of each
     /// archive under way, the innermost last: the first `entriesInUse`. The array does not
     /// shrink when an archive ends; the next one resets the entries it takes, which costs less
