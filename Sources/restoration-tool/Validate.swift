@@ -210,11 +210,11 @@ struct Validate: ParsableCommand {
     }
 
     static func parent(of path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        PathText.components(path, omittingEmpty: false).dropLast().joined(separator: "/")
     }
 
     static func name(of path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        PathText.components(path, omittingEmpty: false).last.map(String.init) ?? path
     }
 
     /// The files UIKit keeps beside an archive, read with it (see `SavedStateDirectory`).

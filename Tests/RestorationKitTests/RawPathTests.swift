@@ -26,4 +26,29 @@ final class RawPathTests: XCTestCase {
         XCTAssertEqual(RawPath.display(RawPath.string([0xF4, 0x8F, 0xBF, 0xBF])), "\\xf4\\x8f\\xbf\\xbf")
         XCTAssertEqual(RawPath.display("a/b"), "a/b")
     }
+
+    /// Only a path holding a scalar that stands for a byte is spelled out scalar by scalar;
+    /// any other goes to the kernel as its UTF-8, whatever else it holds.
+    func testOnlyMappedScalarsChangeThePathsBytes() {
+        let notUTF8 = RawPath.string([0x61, 0xFF, 0x2F, 0x62])
+        XCTAssertTrue(RawPath.holdsMapped(notUTF8))
+        XCTAssertEqual(RawPath.bytes(notUTF8), [0x61, 0xFF, 0x2F, 0x62])
+        // U+10FEFF and U+100000 share the lead byte F4 with the mapped scalars but are not mapped.
+        for text in ["plain/path", "caf\u{E9}/\u{10FEFF}", "\u{100000}", ""] {
+            XCTAssertFalse(RawPath.holdsMapped(text), text)
+            XCTAssertEqual(RawPath.bytes(text), Array(text.utf8), text)
+        }
+    }
+
+    /// Paths split at every "/" byte, as the kernel splits them: also where a combining mark
+    /// follows the "/" (one character to Swift's `split`).
+    func testPathComponentsAreSplitOnBytes() {
+        XCTAssertEqual(PathText.components("/a//b/"), ["a", "b"])
+        XCTAssertEqual(PathText.components("/a//b/", omittingEmpty: false), ["", "a", "", "b", ""])
+        XCTAssertEqual(PathText.components("dir/\u{301}name"), ["dir", "\u{301}name"])
+        XCTAssertEqual("dir/\u{301}name".split(separator: "/").count, 1, "characters do not split there")
+        let notUTF8 = RawPath.string([0x61, 0xFF, 0x2F, 0x62])
+        XCTAssertEqual(PathText.components(notUTF8).map { RawPath.bytes(String($0)) }, [[0x61, 0xFF], [0x62]])
+        XCTAssertEqual(PathText.components(""), [])
+    }
 }

@@ -86,18 +86,18 @@ package enum SavedStateReading {
 
     /// The folder `path` is in ("" for a bare name).
     static func folder(of path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        PathText.components(path, omittingEmpty: false).dropLast().joined(separator: "/")
     }
 
     static func isSnapshotName(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = PathText.components(path).last.map(String.init) ?? path
         guard name.hasPrefix("window_"), name.hasSuffix(".data") else { return false }
         let number = name.dropFirst("window_".count).dropLast(".data".count)
         return !number.isEmpty && number.allSatisfy(\.isASCIIDigit)
     }
 
     static func isKnownSceneSessionsPath(_ path: String) -> Bool {
-        let components = path.split(separator: "/")
+        let components = PathText.components(path)
         return components.count >= 2 && components.last == "data.data" && components[components.count - 2] == "KnownSceneSessions"
     }
 }

@@ -101,9 +101,9 @@ public struct ArchiveScanner: Sendable {
     /// The rows of one file: one for an archive or a scene's activity, one per window for a
     /// macOS folder's records.
     private func rows(_ archive: String, savedState directory: String, sidecars: [Diagnostic]) -> [ScanRow] {
-        let folder = directory.split(separator: "/").last.map(String.init) ?? directory
+        let folder = PathText.components(directory).last.map(String.init) ?? directory
         let bundle = String(folder.dropLast(".savedState".count))
-        let sceneFolder = archive.split(separator: "/").dropLast().last.map(String.init)
+        let sceneFolder = PathText.components(archive).dropLast().last.map(String.init)
         let scene = sceneFolder == folder ? nil : sceneFolder
         var row = ScanRow(path: archive, bundleIdentifier: bundle, sceneSession: scene)
         // What validate says of the files beside the archive (the scene's, then the .savedState
@@ -147,7 +147,7 @@ public struct ArchiveScanner: Sendable {
     /// without `data.data` (UIKit deletes it when the scene returns no activity), and a session
     /// `KnownSceneSessions/data.data` lists without a folder. `found` are the rows of its files.
     private func sessionRowsWithoutActivity(in directory: String, found: [ScanRow]) -> [ScanRow] {
-        let folder = directory.split(separator: "/").last.map(String.init) ?? directory
+        let folder = PathText.components(directory).last.map(String.init) ?? directory
         let bundle = String(folder.dropLast(".savedState".count))
         let withRows = Set(found.compactMap(\.sceneSession))
         var rows: [ScanRow] = []
@@ -191,13 +191,13 @@ public struct ArchiveScanner: Sendable {
     /// why, so that nothing in the folder is passed over without a word. `found` are the rows
     /// made of its files so far; the side files beside an archive are told of with its row.
     private func rowsOfFilesNotRead(in directory: String, found: [ScanRow]) -> [ScanRow] {
-        let folder = directory.split(separator: "/").last.map(String.init) ?? directory
+        let folder = PathText.components(directory).last.map(String.init) ?? directory
         let bundle = String(folder.dropLast(".savedState".count))
         let listed = Set(found.map(\.path))
         let toldWithTheArchive: Set<Substring> = [Substring(SavedStateDirectory.inProgressName), Substring(SavedStateDirectory.restorationInfoName), "windows.plist"]
         guard let walk = FolderWalk(directory, maxDepth: 2) else { return [] }
         return walk.files.compactMap { path -> ScanRow? in
-            let components = path.dropFirst(directory.count + 1).split(separator: "/")
+            let components = PathText.components(path.dropFirst(directory.count + 1))
             guard !listed.contains(path), let name = components.last, !toldWithTheArchive.contains(name),
                   !components.dropLast().contains(where: { $0.hasSuffix(".savedState") }),
                   let kind = DirectoryListing.kind(of: path), kind != .file else { return nil }

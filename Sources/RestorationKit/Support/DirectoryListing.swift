@@ -32,7 +32,9 @@ package enum DirectoryListing {
     public static func entries(in path: String) -> [(name: String, kind: EntryKind)]? {
         guard let directory = openDirectory(path) else { return nil }
         defer { closedir(directory) }
-        var entries: [(name: String, kind: EntryKind)] = []
+        // Each name's bytes kept beside it, to sort by: turning names back into bytes in the
+        // comparison did it once per comparison.
+        var entries: [(bytes: [UInt8], name: String, kind: EntryKind)] = []
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             guard bytes != [0x2E] && bytes != [0x2E, 0x2E] else { continue }
@@ -44,9 +46,10 @@ package enum DirectoryListing {
             case Int32(DT_UNKNOWN): kind = kindAt(dirfd(directory), bytes)
             default: kind = .other
             }
-            entries.append((RawPath.string(bytes), kind))
+            entries.append((bytes, RawPath.string(bytes), kind))
         }
-        return entries.sorted { RawPath.bytes($0.name).lexicographicallyPrecedes(RawPath.bytes($1.name)) }
+        entries.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        return entries.map { ($0.name, $0.kind) }
     }
 
     /// What is at `path` itself (a symbolic link is not followed); nil if nothing is.

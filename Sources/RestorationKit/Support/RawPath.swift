@@ -12,7 +12,7 @@ package enum RawPath {
     /// The name of `bytes` (a path, an argument, a directory entry).
     public static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let array = Array(bytes)
-        if let text = String(validating: array, as: UTF8.self), !text.unicodeScalars.contains(where: isMapped) {
+        if let text = String(validating: array, as: UTF8.self), !holdsMapped(text) {
             return text
         }
         var scalars = String.UnicodeScalarView()
@@ -31,9 +31,17 @@ package enum RawPath {
         return String(scalars)
     }
 
+    /// Whether `text` holds a scalar that stands for a byte: all of them are written in UTF-8
+    /// with the lead byte F4, so the bytes are searched for that before any scalar is read
+    /// (every path a walk opens is asked this, most of them long and plain).
+    static func holdsMapped(_ text: String) -> Bool {
+        let hasLeadByte = text.utf8.withContiguousStorageIfAvailable { $0.contains(0xF4) } ?? text.utf8.contains(0xF4)
+        return hasLeadByte && text.unicodeScalars.contains(where: isMapped)
+    }
+
     /// The bytes `path` stands for.
     public static func bytes(_ path: String) -> [UInt8] {
-        guard path.unicodeScalars.contains(where: isMapped) else { return Array(path.utf8) }
+        guard holdsMapped(path) else { return Array(path.utf8) }
         var bytes: [UInt8] = []
         for scalar in path.unicodeScalars {
             if isMapped(scalar) {
@@ -47,7 +55,7 @@ package enum RawPath {
 
     /// Calls `body` with `path` as the NUL-terminated bytes a system call takes.
     public static func withCString<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
-        guard path.unicodeScalars.contains(where: isMapped) else { return try path.withCString(body) }
+        guard holdsMapped(path) else { return try path.withCString(body) }
         let terminated = bytes(path).map { CChar(bitPattern: $0) } + [0]
         return try terminated.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
