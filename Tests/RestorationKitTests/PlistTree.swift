@@ -39,8 +39,16 @@ extension PlistTree {
     /// What our readers read from `bytes` (binary or XML), checked as the library checks a
     /// property list, then made into a tree here (a shared object once per use).
     static func read(_ bytes: ArraySlice<UInt8>, limits: DecodingLimits = .default) throws -> PlistTree {
-        try PropertyListReader(limits: limits).withCheckedTable(bytes) { (table) throws(PropertyListError) in
-            try tree(of: table.topObject, in: table)
+        switch try PropertyListReader.format(of: bytes) {
+        case .binary:
+            return try BinaryPropertyList.withTable(bytes) { (table) throws(PropertyListError) in
+                try table.check(limits: limits)
+                return try tree(of: table.topObject, in: table)
+            }
+        case .xml:
+            let table = try XMLPropertyListReader(limits: limits).table(bytes)
+            try table.check(limits: limits)
+            return try tree(of: table.topObject, in: table)
         }
     }
 

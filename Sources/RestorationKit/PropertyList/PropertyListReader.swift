@@ -13,22 +13,6 @@ struct PropertyListReader: Sendable {
         self.limits = limits
     }
 
-    /// Runs `body` with the table of `bytes`, binary or XML, once it is checked whole (see
-    /// `PropertyListObjectTable.check`).
-    func withCheckedTable<T>(_ bytes: ArraySlice<UInt8>, _ body: (any PropertyListObjectTable) throws(PropertyListError) -> T) throws(PropertyListError) -> T {
-        switch try Self.format(of: bytes) {
-        case .binary:
-            return try BinaryPropertyList.withTable(bytes) { (table) throws(PropertyListError) in
-                try table.check(limits: limits)
-                return try body(table)
-            }
-        case .xml:
-            let table = try XMLPropertyListReader(limits: limits).table(bytes)
-            try table.check(limits: limits)
-            return try body(table)
-        }
-    }
-
     /// The members of the root dictionary of `bytes` whose values are no strings, data or
     /// containers, in order, once the whole property list is checked; nil when the root is no
     /// dictionary.

@@ -32,8 +32,8 @@ package enum DirectoryListing {
     public static func entries(in path: String) -> [(name: String, kind: EntryKind)]? {
         guard let directory = openDirectory(path) else { return nil }
         defer { closedir(directory) }
-        // Each name's bytes kept beside it, to sort by: turning names back into bytes in the
-        // comparison did it once per comparison.
+        // Each name's bytes kept beside it: entries sort by the bytes, into which a name would
+        // otherwise be turned back at every comparison.
         var entries: [(bytes: [UInt8], name: String, kind: EntryKind)] = []
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
