@@ -132,24 +132,19 @@ final class BinaryPropertyListReaderTests: XCTestCase {
         }
     }
 
-    /// A tree is made with a stack of its own: on a 256 KiB thread, arrays nested 4 000 levels
-    /// deep are made into one (the recursive builder it replaced crashes there in a debug
-    /// build). The tree is freed on the test's thread: freeing it recurses.
+    /// A binary list is checked with a stack of its own: on a 256 KiB thread, arrays nested
+    /// 4 000 levels deep are read and checked (the recursive tree builder this replaced crashed
+    /// there in a debug build). The tests' tree of it is made on the test's thread.
     func testDeepNestingIsMadeOnAnOrdinaryStack() throws {
         let levels = 4_000
         // Object i is an array holding object i + 1 (2-byte references); the last is "end".
-        var bytes = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for index in 0..<levels {
-            offsets.append(bytes.count)
-            bytes += [0xA1, UInt8((index + 1) >> 8), UInt8((index + 1) & 0xFF)]
+        var objects: [[UInt8]] = []
+        for index in 1...levels {
+            let high = UInt8(index >> 8), low = UInt8(index & 0xFF)
+            objects.append([0xA1, high, low])
         }
-        offsets.append(bytes.count)
-        bytes += [0x53] + Array("end".utf8)
-        let table = bytes.count
-        func bigEndian(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-        bytes += offsets.flatMap { bigEndian($0, 4) } + [0, 0, 0, 0, 0, 0, 4, 2] + bigEndian(levels + 1, 8) + bigEndian(0, 8) + bigEndian(table, 8)
-        // Checked on the small stack; the tree is made (by recursion) on the test's thread.
+        objects.append([0x53] + Array("end".utf8))
+        let bytes = BinaryPlistBuilder.objects(objects, referenceSize: 2)
         try onSmallStack { [bytes] in
             try BinaryPropertyList.withTable(bytes[...]) { (table) throws(PropertyListError) in try table.check(limits: DecodingLimits(maxDepth: levels)) }
         }
@@ -170,23 +165,31 @@ enum BinaryPlistBuilder {
         objects([object])
     }
 
-    /// `objects[0]` is the top object; references inside the objects are indices into `objects`.
-    static func objects(_ objects: [[UInt8]]) -> [UInt8] {
+    /// `objects[0]` is the top object; references inside the objects are indices into
+    /// `objects`, written in `referenceSize` bytes. Offsets take the fewest bytes that hold
+    /// the largest.
+    static func objects(_ objects: [[UInt8]], referenceSize: Int = 1) -> [UInt8] {
         var bytes = Array("bplist00".utf8)
         var offsets: [Int] = []
         for object in objects {
             offsets.append(bytes.count)
             bytes += object
         }
+        let offsetSize = byteCount(UInt64(bytes.count))
         let tableStart = bytes.count
-        bytes += offsets.map { UInt8($0) }
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
-        bytes += bigEndian(UInt64(objects.count)) + bigEndian(0) + bigEndian(UInt64(tableStart))
+        bytes += offsets.flatMap { bigEndian(UInt64($0), offsetSize) }
+        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
+        bytes += bigEndian(UInt64(objects.count), 8) + bigEndian(0, 8) + bigEndian(UInt64(tableStart), 8)
         return bytes
     }
 
-    private static func bigEndian(_ value: UInt64) -> [UInt8] {
-        (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    /// 1, 2, 4 or 8: the fewest bytes that hold `value`.
+    static func byteCount(_ value: UInt64) -> Int {
+        value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+    }
+
+    static func bigEndian(_ value: UInt64, _ size: Int) -> [UInt8] {
+        (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     }
 
 }

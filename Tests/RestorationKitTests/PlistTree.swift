@@ -135,20 +135,10 @@ extension PlistTree {
             return index
         }
         _ = add(self)
-        let referenceSize = Self.byteCount(UInt64(objects.count - 1))
-        var bytes = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(bytes.count)
-            bytes += object.head
-            for reference in object.references { bytes += Self.bigEndian(UInt64(reference), referenceSize) }
-        }
-        let offsetSize = Self.byteCount(UInt64(bytes.count))
-        let tableStart = bytes.count
-        for offset in offsets { bytes += Self.bigEndian(UInt64(offset), offsetSize) }
-        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
-        bytes += Self.bigEndian(UInt64(objects.count), 8) + Self.bigEndian(0, 8) + Self.bigEndian(UInt64(tableStart), 8)
-        return bytes
+        let referenceSize = BinaryPlistBuilder.byteCount(UInt64(objects.count - 1))
+        return BinaryPlistBuilder.objects(objects.map { object in
+            object.head + object.references.flatMap { BinaryPlistBuilder.bigEndian(UInt64($0), referenceSize) }
+        }, referenceSize: referenceSize)
     }
 
     private var scalarBytes: [UInt8] {
@@ -158,14 +148,14 @@ extension PlistTree {
             let units = Array(string.utf16)
             return Self.marker(0x6, units.count) + units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         case .integer(let value): return Self.integerBytes(value)
-        case .real(let value): return [0x23] + Self.bigEndian(value.bitPattern, 8)
-        case .float(let value): return [0x22] + Self.bigEndian(UInt64(value.bitPattern), 4)
+        case .real(let value): return [0x23] + BinaryPlistBuilder.bigEndian(value.bitPattern, 8)
+        case .float(let value): return [0x22] + BinaryPlistBuilder.bigEndian(UInt64(value.bitPattern), 4)
         case .boolean(let value): return [value ? 0x09 : 0x08]
-        case .date(let value): return [0x33] + Self.bigEndian(value.bitPattern, 8)
+        case .date(let value): return [0x33] + BinaryPlistBuilder.bigEndian(value.bitPattern, 8)
         case .data(let data): return Self.marker(0x4, data.count) + Array(data)
         case .uid(let value):
-            let size = Self.byteCount(value)
-            return [0x80 | UInt8(size - 1)] + Self.bigEndian(value, size)
+            let size = BinaryPlistBuilder.byteCount(value)
+            return [0x80 | UInt8(size - 1)] + BinaryPlistBuilder.bigEndian(value, size)
         case .array, .dictionary: preconditionFailure("containers are written by binary()")
         }
     }
@@ -177,24 +167,16 @@ extension PlistTree {
 
     private static func integerBytes(_ value: Int128) -> [UInt8] {
         if value >= 0, value <= Int128(UInt32.max) {
-            let size = byteCount(UInt64(value))
-            return [0x10 | UInt8(size.trailingZeroBitCount)] + bigEndian(UInt64(value), size)
+            let size = BinaryPlistBuilder.byteCount(UInt64(value))
+            return [0x10 | UInt8(size.trailingZeroBitCount)] + BinaryPlistBuilder.bigEndian(UInt64(value), size)
         }
         if value >= Int128(Int64.min), value <= Int128(Int64.max) {
-            return [0x13] + bigEndian(UInt64(bitPattern: Int64(value)), 8)
+            return [0x13] + BinaryPlistBuilder.bigEndian(UInt64(bitPattern: Int64(value)), 8)
         }
         // 16 bytes, signed: 2^63…2^64−1 as Core Foundation writes them, and the rest of 128 bits.
-        return [0x14] + bigEndian(UInt64(truncatingIfNeeded: value >> 64), 8) + bigEndian(UInt64(truncatingIfNeeded: value), 8)
+        return [0x14] + BinaryPlistBuilder.bigEndian(UInt64(truncatingIfNeeded: value >> 64), 8) + BinaryPlistBuilder.bigEndian(UInt64(truncatingIfNeeded: value), 8)
     }
 
-    /// 1, 2, 4 or 8: the fewest bytes that hold `value`.
-    private static func byteCount(_ value: UInt64) -> Int {
-        value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
-    }
-
-    private static func bigEndian(_ value: UInt64, _ size: Int) -> [UInt8] {
-        (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-    }
 }
 
 extension KeyedArchiveDecoder {

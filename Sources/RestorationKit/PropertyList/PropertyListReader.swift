@@ -34,18 +34,15 @@ struct PropertyListReader: Sendable {
 
     /// Which format `bytes` hold, or an error saying why they are neither.
     static func format(of bytes: ArraySlice<UInt8>) throws(PropertyListError) -> PropertyListFormat {
+        if let format = knownFormat(of: bytes) {
+            return format
+        }
         guard !bytes.isEmpty else {
             throw PropertyListError("file is empty")
-        }
-        if BinaryPropertyListFormat.startsWithMagic(bytes) {
-            return .binary
         }
         if bytes.starts(with: BinaryPropertyListFormat.magic.prefix(6)) {
             let version = String(decoding: bytes.prefix(8), as: UTF8.self)
             throw PropertyListError("unsupported binary property list version '\(version)' (only bplist00 is known)", at: bytes.startIndex)
-        }
-        if looksLikeXML(bytes) {
-            return .xml
         }
         throw PropertyListError("not a property list: neither a binary (bplist00) nor an XML header", at: bytes.startIndex)
     }
