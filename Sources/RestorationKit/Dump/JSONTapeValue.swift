@@ -16,18 +16,24 @@ struct JSONTapeValue {
     }
 
     /// A member's key from a string node.
-    private func memberKey(_ node: TapeNode, escapingDollar: Bool = false) -> MemberKey {
+    fileprivate func memberKey(_ node: TapeNode, escapingDollar: Bool = false) -> MemberKey {
         MemberKey(bytes(of: node), escapingDollar: escapingDollar, plain: node.flags.contains(.plain))
     }
 
-    /// `node` and what it holds, with a stack of its own (see `Walk`): a value nests as deeply
-    /// as its tape does, which sharing can make deeper than the limits on reading.
+    /// `node` and what it holds (see `TapeWalker`): a value nests as deeply as its tape does,
+    /// which sharing can make deeper than the limits on reading.
     func write(_ node: TapeNode, to writer: inout JSONTextWriter) {
-        walk(&writer) { walk, writer in open(node, in: &walk, to: &writer) }
+        switch node.kind {
+        case .array, .set, .orderedSet, .dictionary, .archive, .url, .object:
+            walk(&writer) { walker, writing in writing.open(node, walker: &walker) }
+        case .string, .data, .uuid, .reference, .special, .null, .boolean, .integer, .real, .float, .date, .cycle:
+            // Most values are leaves, written without a walk.
+            writeLeaf(node, to: &writer)
+        }
     }
 
     /// A value that holds no other value (a special's members are numbers or strings).
-    private func writeLeaf(_ node: TapeNode, to writer: inout JSONTextWriter) {
+    fileprivate func writeLeaf(_ node: TapeNode, to writer: inout JSONTextWriter) {
         switch node.kind {
         case .string where node.flags.contains(.plain):
             writer.writePlainString(bytes(of: node))
@@ -58,221 +64,213 @@ struct JSONTapeValue {
 
     // MARK: Containers
 
-    /// The containers being written, innermost last, and their members' order: kept by the
-    /// writer between values (see `JSONTextWriter.tapeWalk`), so that each does not allocate
-    /// its own.
-    struct Walk {
-        fileprivate var frames: [Frame] = []
-        /// The members' order of every open object, one after another (see `Frame.order`).
-        fileprivate var orders: [Int] = []
-        /// The positions of the entries of every open dictionary that shows only some, one after
-        /// another (see `Content.entries`): kept here so that a frame holds no reference, and
-        /// the walk's visit of a frame copies it without counting references.
-        fileprivate var positions: [Int] = []
+    /// Calls `open`, which writes a value or opens a container, then walks what the container
+    /// holds. The walker is kept by the writer between values (see `JSONTextWriter.tapeWalk`).
+    private func walk(_ writer: inout JSONTextWriter, _ open: (inout TapeWalker, inout Writing) -> (TapeNode, TapeDescent)?) {
+        var walker = TapeWalker()
+        swap(&walker, &writer.tapeWalk)
+        // The writer's text is its buffer's, shared by the copy the walk writes with.
+        var writing = Writing(value: self, writer: writer)
+        if let (node, descent) = open(&walker, &writing) {
+            walker.walkMembers(of: node, descent, in: view, &writing)
+        }
+        writer = writing.writer
+        swap(&walker, &writer.tapeWalk)
     }
 
-    /// A container open on the output; its members are written as the walk comes to them.
-    fileprivate struct Frame {
-        let content: Content
-        let count: Int
-        var next = 0
-        /// An object's: where the order of its members starts in `Walk.orders`. An array's
-        /// members are written in order.
-        let order: Int?
+    /// How a container's members are written, kept as its descent's mark.
+    fileprivate struct Style {
+        enum Members: Int {
+            /// Each member a value of an array.
+            case elements
+            /// An entry's value under its key (an archive's field, a dictionary's key).
+            case fields
+            /// An object's field under its name, `$` put in front of a name that begins with one;
+            /// its class's keys among them.
+            case object
+            /// `$url`, then `base`.
+            case url
+            /// Each entry an array of its key and value, in an array.
+            case pairs
+        }
+
+        var members: Members
         /// Whether the container is the value of a one-member object, `{"$set": […]}`, closed
         /// with it.
-        let tagged: Bool
+        var tagged = false
+        /// An object's: whether its class has hints (three class keys, not two), and how many of
+        /// its fields are written before the class keys.
+        var hasHints = false
+        var fieldsBeforeClass = 0
+
+        init(_ members: Members, tagged: Bool = false) {
+            self.members = members
+            self.tagged = tagged
+        }
+
+        init(mark: Int) {
+            members = Members(rawValue: mark & 7)!
+            tagged = mark & 8 != 0
+            hasHints = mark & 16 != 0
+            fieldsBeforeClass = mark >> 5
+        }
+
+        var mark: Int { members.rawValue | (tagged ? 8 : 0) | (hasHints ? 16 : 0) | fieldsBeforeClass << 5 }
     }
 
-    /// What a container holds, and so where its members' keys and values are.
-    fileprivate enum Content {
-        /// An array's, a set's or an ordered set's elements, as an array.
-        case elements(TapeNode)
-        /// An archive's `$top` keys and values, as an object.
-        case fields(TapeNode)
-        /// An object's class, chain, hints and fields, as an object.
-        case object(TapeNode, classKeys: Int)
-        case url(TapeNode)
-        /// The entries of a dictionary at the `positions` of `Walk.positions` (nil: all of them),
-        /// as an object.
-        case entries(TapeNode, positions: Range<Int>?)
-        /// The same entries as an array of `[key, value]` pairs.
-        case pairs(TapeNode, positions: Range<Int>?)
-        /// One entry as `[key, value]`.
-        case pair(TapeNode, position: Int)
+    private static let classKeys: [StaticString] = ["$class", "$classes", "$classhints"]
 
-        /// The range of `Walk.positions` a dictionary's entries are at, if it shows only some.
-        var positions: Range<Int>? {
-            switch self {
-            case .entries(_, let positions), .pairs(_, let positions): positions
-            default: nil
+    /// Writes what a walk meets: each member's key (or separator), then the member, or the
+    /// opening of a container whose members follow.
+    fileprivate struct Writing: TapeVisitor {
+        let value: JSONTapeValue
+        var writer: JSONTextWriter
+
+        var isFinished: Bool { writer.isFull }
+
+        mutating func enter(_ node: TapeNode, at place: TapePlace, walker: inout TapeWalker) -> TapeDescent {
+            let style = Style(mark: place.mark)
+            let view = value.view
+            switch style.members {
+            case .elements:
+                writer.startMember(first: place.ordinal == 0)
+            case .fields:
+                writer.writeKey(value.memberKey(view.member(place.position, of: place.container)), first: place.ordinal == 0)
+            case .object:
+                let before = style.fieldsBeforeClass
+                if place.ordinal == before, before > 0 { writeClassKeys(of: place.container, hints: style.hasHints, first: false) }
+                writer.writeKey(value.memberKey(view.member(place.position, of: place.container), escapingDollar: true), first: place.ordinal == 0 && before > 0)
+            case .url:
+                writer.writeKey(MemberKey(place.role == .relative ? "$url" : "base"), first: place.role == .relative)
+            case .pairs:
+                if place.role == .key {
+                    writer.startMember(first: place.ordinal == 0)
+                    writer.openContainer(UInt8(ascii: "["))
+                }
+                writer.startMember(first: place.role == .key)
+            }
+            guard let (_, descent) = open(node, walker: &walker) else {
+                if style.members == .pairs, place.role == .value { writer.closeContainer(UInt8(ascii: "]")) }
+                return .none
+            }
+            return descent
+        }
+
+        mutating func exit(_ node: TapeNode, at place: TapePlace, mark: Int) {
+            let style = Style(mark: mark)
+            if style.members == .object, style.fieldsBeforeClass == node.memberCount, style.fieldsBeforeClass > 0 {
+                writeClassKeys(of: node, hints: style.hasHints, first: false)
+            }
+            writer.closeContainer(style.members == .elements || style.members == .pairs ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+            if style.tagged { writer.closeContainer(UInt8(ascii: "}")) }
+            if Style(mark: place.mark).members == .pairs, place.role == .value { writer.closeContainer(UInt8(ascii: "]")) }
+        }
+
+        /// Writes `node` if it holds no other value, or opens it: returns the container and how
+        /// its members are walked, or nil when nothing is left to walk (a value without members,
+        /// an empty container, written whole).
+        mutating func open(_ node: TapeNode, walker: inout TapeWalker) -> (TapeNode, TapeDescent)? {
+            switch node.kind {
+            case .array: return open(node, count: node.memberCount, Style(.elements), .all())
+            case .set: return open(node, count: node.memberCount, Style(.elements, tagged: true), .all(), tag: "$set")
+            case .orderedSet: return open(node, count: node.memberCount, Style(.elements, tagged: true), .all(), tag: "$orderedSet")
+            case .dictionary: return openDictionary(node, positions: nil, walker: &walker)
+            case .archive: return openFields(node, tag: "$archive", walker: &walker)
+            case .url: return open(node, count: 2, Style(.url), .all())
+            case .object:
+                var style = Style(.object)
+                style.hasHints = value.view.classes[node.classIndex].hints != nil
+                let order = value.order(of: node, count: node.memberCount, escapingDollar: true, walker: &walker)
+                let classKey = MemberKey(JSONTapeValue.classKeys[0])
+                style.fieldsBeforeClass = walker.order[order].prefix { value.memberKey(value.view.member($0, of: node), escapingDollar: true).compare(classKey) < 0 }.count
+                writer.openContainer(UInt8(ascii: "{"))
+                if style.fieldsBeforeClass == 0 { writeClassKeys(of: node, hints: style.hasHints, first: true) }
+                return (node, .values(mark: style.mark, order: order))
+            case .string, .data, .uuid, .reference, .special, .null, .boolean, .integer, .real, .float, .date, .cycle:
+                value.writeLeaf(node, to: &writer)
+                return nil
             }
         }
 
-        /// The position in the dictionary of entry `index`: through `range` of `positions`, or
-        /// `index` itself when every entry is shown.
-        static func position(_ index: Int, _ range: Range<Int>?, _ positions: [Int]) -> Int {
-            range.map { positions[$0.lowerBound + index] } ?? index
+        /// An archive's `$top` (or another node's named entries) as an object of its keys,
+        /// inside `{"tag": …}` when there is a tag.
+        mutating func openFields(_ node: TapeNode, tag: StaticString? = nil, walker: inout TapeWalker) -> (TapeNode, TapeDescent)? {
+            guard node.memberCount > 0 else { return open(node, count: 0, Style(.fields, tagged: tag != nil), .none, tag: tag) }
+            let order = value.order(of: node, count: node.memberCount, walker: &walker)
+            return open(node, count: node.memberCount, Style(.fields, tagged: tag != nil), .values(order: order), tag: tag)
         }
-    }
 
-    private static let objectKeys: [StaticString] = ["$class", "$classes", "$classhints"]
-    private static let urlKeys: [StaticString] = ["$url", "base"]
-
-    /// Runs `start`, which opens a container, then writes the members of the open containers,
-    /// depth first, closing each when its members are written (or the writer is full).
-    private func walk(_ writer: inout JSONTextWriter, _ start: (inout Walk, inout JSONTextWriter) -> Void) {
-        // Swapped, not copied: a value is often written by a walk of its own.
-        var walk = Walk()
-        swap(&walk, &writer.tapeWalk)
-        start(&walk, &writer)
-        while let frame = walk.frames.last {
-            guard frame.next < frame.count, !writer.isFull else {
-                walk.frames.removeLast()
-                if let order = frame.order { walk.orders.removeSubrange(order...) }
-                if let positions = frame.content.positions { walk.positions.removeSubrange(positions.lowerBound...) }
-                writer.closeContainer(frame.order == nil ? UInt8(ascii: "]") : UInt8(ascii: "}"))
-                if frame.tagged { writer.closeContainer(UInt8(ascii: "}")) }
-                continue
+        /// Opens the entries of `dictionary` at `positions` (nil: all of them): an object when
+        /// every key is a string, none begins with `$` and no two are the same; otherwise
+        /// `{"$dictionary": [[key, value], …]}` in stored order.
+        mutating func openDictionary(_ dictionary: TapeNode, positions: [Int]?, walker: inout TapeWalker) -> (TapeNode, TapeDescent)? {
+            let view = value.view
+            let count = positions?.count ?? dictionary.memberCount
+            let plain = (0..<count).allSatisfy { index in
+                let key = view.member(positions?[index] ?? index, of: dictionary)
+                return key.kind == .string && view.bytes(of: key).first != UInt8(ascii: "$")
             }
-            walk.frames[walk.frames.count - 1].next += 1
-            var index = frame.order.map { walk.orders[$0 + frame.next] } ?? frame.next
-            if let positions = frame.content.positions { index = walk.positions[positions.lowerBound + index] }
-            if frame.order == nil {
-                writer.startMember(first: frame.next == 0)
-            } else {
-                writer.writeKey(key(index, of: frame.content), first: frame.next == 0)
+            if plain {
+                let order = value.order(of: dictionary, count: count, positions: positions, walker: &walker)
+                let sorted = walker.order[order]
+                // Sorted, two keys with the same bytes are neighbours.
+                if !sorted.indices.dropFirst().contains(where: {
+                    value.memberKey(view.member(sorted[$0 - 1], of: dictionary)).compare(value.memberKey(view.member(sorted[$0], of: dictionary))) == 0
+                }) {
+                    return open(dictionary, count: count, Style(.fields), .values(order: order))
+                }
+                walker.dropOrder(order)
             }
-            writeMember(index, of: frame.content, in: &walk, to: &writer)
+            let order = positions.map { walker.appendOrder($0) }
+            return open(dictionary, count: count, Style(.pairs, tagged: true), .all(order: order), tag: "$dictionary")
         }
-        walk.orders.removeAll(keepingCapacity: true)
-        swap(&walk, &writer.tapeWalk)
-    }
 
-    /// Writes `node` if it holds no other value; otherwise opens it.
-    private func open(_ node: TapeNode, in walk: inout Walk, to writer: inout JSONTextWriter) {
-        switch node.kind {
-        case .array: open(.elements(node), count: node.memberCount, in: &walk, to: &writer)
-        case .set: open(.elements(node), count: node.memberCount, tag: "$set", in: &walk, to: &writer)
-        case .orderedSet: open(.elements(node), count: node.memberCount, tag: "$orderedSet", in: &walk, to: &writer)
-        case .dictionary: openDictionary(node, in: &walk, to: &writer)
-        case .archive: open(.fields(node), count: node.memberCount, keyed: true, tag: "$archive", in: &walk, to: &writer)
-        case .url: open(.url(node), count: 2, keyed: true, in: &walk, to: &writer)
-        case .object:
-            let classKeys = view.classes[node.classIndex].hints == nil ? 2 : 3
-            open(.object(node, classKeys: classKeys), count: classKeys + node.memberCount, keyed: true, in: &walk, to: &writer)
-        case .string, .data, .uuid, .reference, .special, .null, .boolean, .integer, .real, .float, .date, .cycle:
-            writeLeaf(node, to: &writer)
-        }
-    }
-
-    /// Opens a container of `count` members, inside `{"tag": …}` when there is a tag; an
-    /// object's members in the order of their keys' bytes (see `order(of:count:in:)`).
-    private func open(
-        _ content: Content, count: Int, keyed: Bool = false, tag: StaticString? = nil, in walk: inout Walk, to writer: inout JSONTextWriter
-    ) {
-        push(content, count: count, order: keyed ? order(of: content, count: count, in: &walk) : nil, tag: tag, in: &walk, to: &writer)
-    }
-
-    private func push(
-        _ content: Content, count: Int, order: Int?, tag: StaticString? = nil, in walk: inout Walk, to writer: inout JSONTextWriter
-    ) {
-        if let tag {
-            writer.openContainer(UInt8(ascii: "{"))
-            writer.writeKey(MemberKey(tag), first: true)
-        }
-        if count == 0 {
-            writer.append(order == nil ? "[]" : "{}")
-            if let order { walk.orders.removeSubrange(order...) }
-            if let positions = content.positions { walk.positions.removeSubrange(positions.lowerBound...) }
-            if tag != nil { writer.closeContainer(UInt8(ascii: "}")) }
-            return
-        }
-        writer.openContainer(order == nil ? UInt8(ascii: "[") : UInt8(ascii: "{"))
-        walk.frames.append(Frame(content: content, count: count, order: order, tagged: tag != nil))
-    }
-
-    /// Appends to `walk.orders` the indices of `content`'s keys in the order of their bytes,
-    /// equal keys in their order, as `JSONTextWriter.writeObject` orders them; returns where
-    /// they start.
-    private func order(of content: Content, count: Int, in walk: inout Walk) -> Int {
-        let start = walk.orders.count
-        walk.orders.append(contentsOf: repeatElement(0, count: count))
-        withUnsafeTemporaryAllocation(of: MemberKey.self, capacity: count) { keys in
-            for index in 0..<count {
-                (keys.baseAddress! + index).initialize(to: key(Content.position(index, content.positions, walk.positions), of: content))
+        /// Opens a container of `count` members (`descent` walks them), inside `{"tag": …}` when
+        /// there is a tag; an empty one is written whole.
+        private mutating func open(
+            _ node: TapeNode, count: Int, _ style: Style, _ descent: TapeDescent, tag: StaticString? = nil
+        ) -> (TapeNode, TapeDescent)? {
+            if let tag {
+                writer.openContainer(UInt8(ascii: "{"))
+                writer.writeKey(MemberKey(tag), first: true)
             }
-            walk.orders.withUnsafeMutableBufferPointer { orders in
-                stableOrder(into: UnsafeMutableBufferPointer(rebasing: orders[start...])) { keys[$0].compare(keys[$1]) }
+            let isArray = style.members == .elements || style.members == .pairs
+            guard count > 0 else {
+                writer.append(isArray ? "[]" : "{}")
+                if tag != nil { writer.closeContainer(UInt8(ascii: "}")) }
+                return nil
             }
+            writer.openContainer(isArray ? UInt8(ascii: "[") : UInt8(ascii: "{"))
+            return (node, TapeDescent(walksMembers: true, valuesOnly: descent.valuesOnly, order: descent.order, limit: .max, mark: style.mark))
         }
-        return start
-    }
 
-    /// Opens the entries of `dictionary` at `positions` of `walk.positions` (nil: all of them),
-    /// which the container's frame takes over: an object when every key is a string, none begins
-    /// with `$` and no two are the same; otherwise `{"$dictionary": [[key, value], …]}` in stored
-    /// order.
-    private func openDictionary(_ dictionary: TapeNode, positions: Range<Int>? = nil, in walk: inout Walk, to writer: inout JSONTextWriter) {
-        let count = positions?.count ?? dictionary.memberCount
-        let plain = (0..<count).allSatisfy { index in
-            let key = view.member(Content.position(index, positions, walk.positions), of: dictionary)
-            return key.kind == .string && bytes(of: key).first != UInt8(ascii: "$")
-        }
-        if plain {
-            let content = Content.entries(dictionary, positions: positions)
-            let order = order(of: content, count: count, in: &walk)
-            let sorted = walk.orders[order...]
-            // Sorted, two keys with the same bytes are neighbours.
-            let shown = walk.positions
-            func member(_ index: Int) -> Int { Content.position(index, positions, shown) }
-            if !sorted.indices.dropFirst().contains(where: { key(member(sorted[$0 - 1]), of: content).compare(key(member(sorted[$0]), of: content)) == 0 }) {
-                return push(content, count: count, order: order, in: &walk, to: &writer)
-            }
-            walk.orders.removeSubrange(order...)
-        }
-        open(.pairs(dictionary, positions: positions), count: count, tag: "$dictionary", in: &walk, to: &writer)
-    }
-
-    /// The key of `content`'s member `index` (of a dictionary's entries, the entry's position in
-    /// the dictionary: see `Content.entries`).
-    private func key(_ index: Int, of content: Content) -> MemberKey {
-        switch content {
-        case .fields(let archive):
-            return memberKey(view.member(index, of: archive))
-        case .object(let node, let classKeys):
-            return index < classKeys ? MemberKey(Self.objectKeys[index]) : memberKey(view.member(index - classKeys, of: node), escapingDollar: true)
-        case .url:
-            return MemberKey(Self.urlKeys[index])
-        case .entries(let dictionary, _):
-            return memberKey(view.member(index, of: dictionary))
-        case .elements, .pairs, .pair:
-            preconditionFailure("an array's members have no keys")
+        /// An object's `$class`, `$classes` and (when its class has them) `$classhints`.
+        private mutating func writeClassKeys(of node: TapeNode, hints: Bool, first: Bool) {
+            let objectClass = value.view.classes[node.classIndex]
+            writer.writeKey(MemberKey(JSONTapeValue.classKeys[0]), first: first)
+            writer.writeString(objectClass.name)
+            writer.writeKey(MemberKey(JSONTapeValue.classKeys[1]), first: false)
+            value.writeStrings(objectClass.chain, to: &writer)
+            guard hints else { return }
+            writer.writeKey(MemberKey(JSONTapeValue.classKeys[2]), first: false)
+            value.writeStrings(objectClass.hints!, to: &writer)
         }
     }
 
-    /// Writes `content`'s member `index` (of a dictionary's entries, the entry's position in the
-    /// dictionary), or opens it.
-    private func writeMember(_ index: Int, of content: Content, in walk: inout Walk, to writer: inout JSONTextWriter) {
-        switch content {
-        case .elements(let node), .url(let node):
-            open(view.member(index, of: node), in: &walk, to: &writer)
-        case .fields(let archive):
-            open(view.value(index, of: archive), in: &walk, to: &writer)
-        case .object(let node, let classKeys):
-            switch index {
-            case 0: writer.writeString(view.classes[node.classIndex].name)
-            case 1: writeStrings(view.classes[node.classIndex].chain, to: &writer)
-            case 2 where classKeys == 3: writeStrings(view.classes[node.classIndex].hints!, to: &writer)
-            default: open(view.value(index - classKeys, of: node), in: &walk, to: &writer)
+    /// Appends to the walker's order the positions of `node`'s entries (those at `positions`, or
+    /// all) in the order of their keys' bytes, equal keys in their order, as
+    /// `JSONTextWriter.writeObject` orders them.
+    private func order(of node: TapeNode, count: Int, positions: [Int]? = nil, escapingDollar: Bool = false, walker: inout TapeWalker) -> Range<Int> {
+        walker.appendOrder(count: count) { order in
+            withUnsafeTemporaryAllocation(of: MemberKey.self, capacity: count) { keys in
+                for index in 0..<count {
+                    (keys.baseAddress! + index).initialize(to: memberKey(view.member(positions?[index] ?? index, of: node), escapingDollar: escapingDollar))
+                }
+                stableOrder(into: order) { keys[$0].compare(keys[$1]) }
             }
-        case .entries(let dictionary, _):
-            open(view.value(index, of: dictionary), in: &walk, to: &writer)
-        case .pairs(let dictionary, _):
-            open(.pair(dictionary, position: index), count: 2, in: &walk, to: &writer)
-        case .pair(let dictionary, let position):
-            let node = index == 0 ? view.member(position, of: dictionary) : view.value(position, of: dictionary)
-            open(node, in: &walk, to: &writer)
+            if let positions {
+                for index in order.indices { order[index] = positions[order[index]] }
+            }
         }
     }
 
@@ -362,20 +360,16 @@ struct JSONTapeValue {
 
     /// An archive's `$top` keys and values as one object, keys as they are.
     func writeFields(_ archive: TapeNode, to writer: inout JSONTextWriter) {
-        walk(&writer) { walk, writer in open(.fields(archive), count: archive.memberCount, keyed: true, in: &walk, to: &writer) }
+        walk(&writer) { walker, writing in writing.openFields(archive, walker: &walker) }
     }
 
     /// The entries of `dictionary` at `positions`, as a dictionary of them (see
-    /// `openDictionary`).
-    func writeDictionary<Positions: RandomAccessCollection<Int>>(_ dictionary: TapeNode, positions: Positions, to writer: inout JSONTextWriter) {
-        walk(&writer) { walk, writer in
-            let start = walk.positions.count
-            walk.positions.append(contentsOf: positions)
-            openDictionary(dictionary, positions: start..<walk.positions.count, in: &walk, to: &writer)
-        }
+    /// `Writing.openDictionary`).
+    func writeDictionary(_ dictionary: TapeNode, positions: [Int], to writer: inout JSONTextWriter) {
+        walk(&writer) { walker, writing in writing.openDictionary(dictionary, positions: positions, walker: &walker) }
     }
 
-    private func writeStrings(_ strings: [String], to writer: inout JSONTextWriter) {
+    fileprivate func writeStrings(_ strings: [String], to writer: inout JSONTextWriter) {
         writer.writeArray(count: strings.count) { writer, index in writer.writeString(strings[index]) }
     }
 

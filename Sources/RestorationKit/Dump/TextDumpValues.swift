@@ -19,7 +19,7 @@ struct TextDumpValues {
 
     /// The members of an archive or an object, keys as labels.
     func fields(of node: TapeNode, indent: Int, into out: inout TextOutput) {
-        fields(node.memberCount, indent: indent, into: &out) { entry($0, of: .fields(node)) }
+        fields(node.memberCount, indent: indent, into: &out) { (.key(view.member($0, of: node)), .node(view.value($0, of: node))) }
     }
 
     /// A saved object's state (see `TapeObject.State`).
@@ -44,90 +44,87 @@ struct TextDumpValues {
         }
     }
 
-    /// Where a container's members are, as lines are listed from them.
-    private enum Members {
-        /// An array's or set's elements, labelled `[index]`.
-        case elements(TapeNode)
-        /// An archive's or object's fields, keys as labels.
-        case fields(TapeNode)
-        /// A dictionary's entries at these positions: string keys as labels, others by their
-        /// summary.
-        case entries(TapeNode, [Int])
-        /// A URL's base.
-        case base(TapeNode)
-    }
-
-    /// A container whose members are being listed: their lines' indentation and longest label,
-    /// and the next member.
-    private struct Listing {
-        let members: Members
-        let count: Int
-        let indent: Int
-        let longest: Int
-        var next = 0
-    }
-
-    /// The lines of what `value` holds, depth first, with a stack of its own, so that a value as
-    /// deep as the limits allow is written on any thread.
+    /// The lines of what `value` holds, depth first (see `TapeWalker`).
     private func members(of value: TapeValue, indent: Int, into out: inout TextOutput) {
-        var listings: [Listing] = []
-        if let first = listing(of: value, indent: indent) { listings.append(first) }
-        while let last = listings.indices.last {
-            let index = listings[last].next
-            guard index < listings[last].count, !out.isFull else {
-                listings.removeLast()
-                continue
-            }
-            listings[last].next += 1
-            let (label, value) = entry(index, of: listings[last].members)
-            line(label, value, indent: listings[last].indent, longest: listings[last].longest, into: &out)
-            if let inner = listing(of: value, indent: listings[last].indent + 1) { listings.append(inner) }
-        }
-    }
-
-    /// The listing of what `value` holds; nil for a value that holds nothing to list.
-    private func listing(of value: TapeValue, indent: Int) -> Listing? {
-        let members: Members
+        var walker = TapeWalker()
+        let node: TapeNode
+        let descent: TapeDescent
         switch value {
         case .entries(let dictionary, let positions):
-            members = .entries(dictionary, positions)
-        case .node(let node):
-            switch node.kind {
-            case .array, .set, .orderedSet:
-                // The longest label is the last index's.
-                guard node.memberCount > 0 else { return nil }
-                return Listing(members: .elements(node), count: node.memberCount, indent: indent, longest: TextOutput.decimalWidth(node.memberCount - 1) + 2)
-            case .dictionary: members = .entries(node, Array(0..<node.memberCount))
-            case .object, .archive: members = .fields(node)
-            case .url where view.member(1, of: node).kind != .null: members = .base(node)
-            default: return nil
-            }
+            let order = walker.appendOrder(positions)
+            (node, descent) = (dictionary, .values(mark: longestLabel(dictionary, positions: order, in: walker), order: order))
+        case .node(let valueNode):
+            // Most values hold nothing to list.
+            (node, descent) = (valueNode, self.descent(into: valueNode))
+            guard descent.walksMembers else { return }
         }
-        let count = switch members {
-        case .entries(_, let positions): positions.count
-        case .fields(let node), .elements(let node): node.memberCount
-        case .base: 1
-        }
-        var longest = 0
-        for index in 0..<count {
-            longest = max(longest, labelWidth(entry(index, of: members).0))
-        }
-        return Listing(members: members, count: count, indent: indent, longest: longest)
+        // The output's bytes are its buffer's, shared by the copy.
+        var lines = Lines(values: self, out: out, indent: indent)
+        walker.walkMembers(of: node, descent, in: view, &lines)
+        out = lines.out
     }
 
-    /// A container's member `index`: its label and value.
-    private func entry(_ index: Int, of members: Members) -> (Label, TapeValue) {
-        switch members {
-        case .elements(let node):
-            return (.index(index), .node(view.member(index, of: node)))
-        case .fields(let node):
-            return (.key(view.member(index, of: node)), .node(view.value(index, of: node)))
-        case .entries(let dictionary, let positions):
-            let key = view.member(positions[index], of: dictionary)
-            return (key.kind == .string ? .key(key) : .text("(" + summary(.node(key)) + ")"), .node(view.value(positions[index], of: dictionary)))
-        case .base(let url):
-            return (.text("base"), .node(view.member(1, of: url)))
+    /// Writes a line for each node the walk meets; a container's members, one level deeper, are
+    /// aligned on their longest label (the descent's mark).
+    private struct Lines: TapeVisitor {
+        let values: TextDumpValues
+        var out: TextOutput
+        var indent: Int
+
+        var isFinished: Bool { out.isFull }
+
+        mutating func enter(_ node: TapeNode, at place: TapePlace, walker: inout TapeWalker) -> TapeDescent {
+            values.line(values.label(of: place), .node(node), indent: indent, longest: place.mark, into: &out)
+            let descent = values.descent(into: node)
+            if descent.walksMembers { indent += 1 }
+            return descent
         }
+
+        mutating func exit(_ node: TapeNode, at place: TapePlace, mark: Int) {
+            indent -= 1
+        }
+    }
+
+    /// The lines `node` holds: an array's or set's elements, a dictionary's entries, an
+    /// archive's or object's fields, a URL's base; none for another value.
+    private func descent(into node: TapeNode) -> TapeDescent {
+        switch node.kind {
+        case .array, .set, .orderedSet:
+            // The longest label is the last index's.
+            guard node.memberCount > 0 else { return .none }
+            return .values(mark: TextOutput.decimalWidth(node.memberCount - 1) + 2)
+        case .dictionary, .object, .archive:
+            return .values(mark: longestLabel(node, positions: nil, in: nil))
+        case .url where view.member(1, of: node).kind != .null:
+            return .values(mark: labelWidth(.text("base")))
+        default:
+            return .none
+        }
+    }
+
+    /// The widest label of a dictionary's, archive's or object's entries (those at `positions`
+    /// of the walker's order, or all).
+    private func longestLabel(_ node: TapeNode, positions: Range<Int>?, in walker: TapeWalker?) -> Int {
+        var longest = 0
+        for index in 0..<(positions?.count ?? node.memberCount) {
+            let position = positions.map { walker!.order[$0.lowerBound + index] } ?? index
+            longest = max(longest, labelWidth(entryLabel(view.member(position, of: node), of: node)))
+        }
+        return longest
+    }
+
+    /// A member's label: an element's index, an entry's key, a URL's "base".
+    private func label(of place: TapePlace) -> Label {
+        switch place.role {
+        case .element: .index(place.position)
+        case .base: .text("base")
+        default: entryLabel(view.member(place.position, of: place.container), of: place.container)
+        }
+    }
+
+    /// An entry's label: its key; a dictionary's key that is not a string, by its summary.
+    private func entryLabel(_ key: TapeNode, of container: TapeNode) -> Label {
+        container.kind != .dictionary || key.kind == .string ? .key(key) : .text("(" + summary(.node(key)) + ")")
     }
 
     /// One entry's line: indentation, label, dots up to the longest label's end, summary.
@@ -296,69 +293,78 @@ struct TextDumpValues {
     /// (`{theme: "dark", sizes: [1, 2]}`), a container's first `compactMemberLimit` members, cut
     /// with `…` past `limit` bytes. Writing stops there: a value nested a few levels deep with
     /// a few members at each level would otherwise take exponential time to write in full.
-    /// Walks with a stack of its own, so that a value as deep as the limits allow is written on
+    /// Written by a walk (see `TapeWalker`), so a value as deep as a tape allows is written on
     /// any thread.
     func compact(_ node: TapeNode, limit: Int) -> String {
+        var compact = Compact(values: self, limit: limit)
+        var walker = TapeWalker()
+        walker.walk(node, in: view, &compact)
+        return compact.text.shortened(to: limit)
+    }
+
+    /// Writes the compact form of what the walk meets. Whether the text is past the limit is
+    /// asked before each value is written and after each member: past it, a member is not
+    /// written and the walk stops, closing nothing.
+    private struct Compact: TapeVisitor {
+        let values: TextDumpValues
+        let limit: Int
         var text = ""
-        // The containers being written: each one's node, its member being written (key or
-        // value), and the next member.
-        var open: [(node: TapeNode, writingKey: Bool, next: Int)] = []
-        // The value to write next, if any; then the innermost open container goes on.
-        var next: TapeNode? = node
-        while true {
-            if let value = next {
-                next = nil
-                if text.utf8.count <= limit {
-                    if let opening = compactOpening(value) {
-                        text += opening
-                        open.append((value, false, 0))
-                    } else {
-                        next = writeCompactLeaf(value, into: &text)
-                        if next != nil { continue }
-                    }
-                }
-            }
-            guard var container = open.popLast() else { break }
-            let keyed = container.node.kind.layout != .elements
-            if container.next > 0 {
-                if container.writingKey {
-                    // The key is written: its value follows.
-                    text += ": "
-                    container.writingKey = false
-                    next = view.value(container.next - 1, of: container.node)
-                    open.append(container)
-                    continue
-                }
-                // A member is written: past the limit, nothing more is (no closing either).
-                if text.utf8.count > limit { continue }
-            }
-            let position = container.next
-            guard position < min(container.node.memberCount, Self.compactMemberLimit) else {
-                text += (container.node.memberCount > Self.compactMemberLimit ? ", …" : "") + (keyed ? "}" : "]")
-                continue
-            }
-            if position > 0 { text += ", " }
-            container.next += 1
-            if keyed {
-                let key = view.member(position, of: container.node)
-                if key.kind == .string {
-                    text += TextEscaping.escape(view.string(of: key)) + ": "
-                    next = view.value(position, of: container.node)
-                } else {
-                    container.writingKey = true
-                    next = key
-                }
-            } else {
-                next = view.member(position, of: container.node)
-            }
-            open.append(container)
+        private(set) var isFinished = false
+
+        init(values: TextDumpValues, limit: Int) {
+            (self.values, self.limit) = (values, limit)
         }
-        return text.shortened(to: limit)
+
+        private var isPastLimit: Bool { text.utf8.count > limit }
+
+        mutating func enter(_ node: TapeNode, at place: TapePlace, walker: inout TapeWalker) -> TapeDescent {
+            switch place.role {
+            case .element, .key:
+                // The member before is written.
+                if place.ordinal > 0 {
+                    if isPastLimit {
+                        isFinished = true
+                        return .none
+                    }
+                    text += ", "
+                }
+                if place.role == .key, node.kind == .string {
+                    text += TextEscaping.escape(values.view.string(of: node)) + ": "
+                    return .none
+                }
+            case .start, .value, .base, .relative:
+                break
+            }
+            guard !isPastLimit else {
+                // A key that is not written is followed by its separator all the same.
+                if place.role == .key { text += ": " }
+                return .none
+            }
+            if let opening = values.compactOpening(node) {
+                text += opening
+                return .all(limit: TextDumpValues.compactMemberLimit)
+            }
+            // A URL with a base: the base is written next, as the URL's member.
+            if values.writeCompactLeaf(node, into: &text) { return .values() }
+            if place.role == .key { text += ": " }
+            return .none
+        }
+
+        mutating func exit(_ node: TapeNode, at place: TapePlace, mark: Int) {
+            defer { if place.role == .key { text += ": " } }
+            // A URL's base is written after it, with nothing to close.
+            guard node.kind != .url, !isFinished else { return }
+            if node.memberCount > 0, isPastLimit {
+                isFinished = true
+                return
+            }
+            text += (node.memberCount > TextDumpValues.compactMemberLimit ? ", …" : "") + (node.kind.layout != .elements ? "}" : "]")
+        }
     }
 
     /// What a container's compact form begins with (`[`, `{`, `archive{`, `Class{` …); nil for a
     /// value that holds no members to list.
-    private func compactOpening(_ node: TapeNode) -> String? {
+    fileprivate func compactOpening(_ node: TapeNode) -> String? {
         switch node.kind {
         case .array: "["
         case .set: "set["
@@ -371,8 +377,8 @@ struct TextDumpValues {
         }
     }
 
-    /// Writes a value that holds no members to list; returns a URL's base, written next.
-    private func writeCompactLeaf(_ node: TapeNode, into text: inout String) -> TapeNode? {
+    /// Writes a value that holds no members to list; returns whether a URL's base follows.
+    fileprivate func writeCompactLeaf(_ node: TapeNode, into text: inout String) -> Bool {
         switch node.kind {
         case .null: text += "nil"
         case .string: text += "\"" + TextEscaping.escape(view.string(of: node)).replacingQuotes() + "\""
@@ -394,12 +400,12 @@ struct TextDumpValues {
             text += "URL \"" + TextEscaping.escape(view.string(of: view.member(0, of: node))).replacingQuotes() + "\""
             if view.member(1, of: node).kind != .null {
                 text += " relative to "
-                return view.member(1, of: node)
+                return true
             }
         case .reference: text += "ref(" + TextEscaping.escape(view.string(of: node)) + ")"
         case .special: text += summary(.node(node))
         case .array, .set, .orderedSet, .dictionary, .archive, .object: preconditionFailure("a container")
         }
-        return nil
+        return false
     }
 }

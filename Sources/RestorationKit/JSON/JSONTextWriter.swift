@@ -28,8 +28,8 @@ struct JSONTextWriter {
     private(set) var isFull = false
     /// One line, without spaces or line breaks between tokens (JSON Lines).
     var compact = false
-    /// The stack `JSONTapeValue` writes values with, kept between them.
-    var tapeWalk = JSONTapeValue.Walk()
+    /// The walker `JSONTapeValue` writes values with, kept between them.
+    var tapeWalk = TapeWalker()
 
     private init(sink: @escaping JSONOutput.Sink) {
         self.sink = sink

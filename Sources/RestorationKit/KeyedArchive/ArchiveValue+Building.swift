@@ -101,34 +101,21 @@ extension TapeBuilder {
     }
 
     /// Appends a copy of `node` of the tape `view` is of, and everything under it (its bytes,
-    /// wide integer, class and data error too), and returns the copy's node. Walks with a
-    /// stack of its own, so that a value as deep as the limits allow is copied on any thread.
+    /// wide integer, class and data error too), and returns the copy's node.
     mutating func copy(_ node: TapeNode, from view: TapeView) -> TapeNode {
+        // Most values copied are leaves, copied without a walk.
         if let leaf = copyLeaf(node, from: view) { return leaf }
-        // The containers being copied: each one's node, where its members start on `stack`,
-        // and its next member.
-        var open = [(node: node, mark: stack.count, next: 0)]
-        while let last = open.indices.last {
-            let container = open[last].node
-            if open[last].next < container.blockSize {
-                let member = view.nodes[container.first + open[last].next]
-                open[last].next += 1
-                if let leaf = copyLeaf(member, from: view) { stack.append(leaf) } else { open.append((member, stack.count, 0)) }
-                continue
-            }
-            let mark = open.removeLast().mark
-            var copied = container
-            let first = UInt64(popBlock(from: mark))
-            copied.payload = container.kind.layout == .object ? UInt64(intern(view.classes[container.classIndex])) << 32 | first : first
-            if open.isEmpty { return copied }
-            stack.append(copied)
-        }
-        preconditionFailure("the walk ends with its first container")
+        var copier = TapeCopier(view: view)
+        swap(&self, &copier.builder)
+        var walker = TapeWalker()
+        walker.walk(node, in: view, &copier)
+        swap(&self, &copier.builder)
+        return stack.removeLast()
     }
 
-    /// The copy of a node that holds no others (appended to the tape, for bytes); nil for a
+    /// The copy of a node that holds no others (its bytes appended to the tape); nil for a
     /// container.
-    private mutating func copyLeaf(_ node: TapeNode, from view: TapeView) -> TapeNode? {
+    fileprivate mutating func copyLeaf(_ node: TapeNode, from view: TapeView) -> TapeNode? {
         switch node.kind.layout {
         case .scalar:
             return node.flags.contains(.wide) ? integer(view.wideIntegers[node.offset]) : node
@@ -141,7 +128,33 @@ extension TapeBuilder {
             return nil
         }
     }
+}
 
+/// Copies what it walks onto a builder: each leaf's copy is pushed on the builder's stack, and a
+/// container's members, once walked, are moved from there into its block.
+private struct TapeCopier: TapeVisitor {
+    var builder = TapeBuilder()
+    let view: TapeView
+
+    mutating func enter(_ node: TapeNode, at place: TapePlace, walker: inout TapeWalker) -> TapeDescent {
+        if let leaf = builder.copyLeaf(node, from: view) {
+            builder.stack.append(leaf)
+            return .none
+        }
+        // The members go on the stack from here.
+        return .all(mark: builder.stack.count)
+    }
+
+    mutating func exit(_ node: TapeNode, at place: TapePlace, mark: Int) {
+        var copied = node
+        // Walked key, value, key, value: a block holds the keys, then the values.
+        let first = UInt64(node.kind.layout == .elements || node.kind.layout == .url ? builder.popBlock(from: mark) : builder.popPairs(from: mark))
+        copied.payload = node.kind.layout == .object ? UInt64(builder.intern(view.classes[node.classIndex])) << 32 | first : first
+        builder.stack.append(copied)
+    }
+}
+
+extension TapeBuilder {
     /// An archive's named members as a block of names, then values.
     mutating func appendFields(_ fields: ArchiveFields, as kind: TapeKind) -> TapeNode {
         let mark = stack.count

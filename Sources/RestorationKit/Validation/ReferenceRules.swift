@@ -297,10 +297,9 @@ struct DanglingReferences: ReferenceSink {
 
 /// The references in one value and everything inside it, each reported once, in the order a
 /// depth-first walk meets them: a walk of every value of every saved object, so it reads the
-/// tape directly and allocates only for findings. Iterative, with a stack of its own that it
-/// keeps from value to value and object to object: any nesting the limits allow is walked on
-/// an ordinary stack.
-struct ReferenceScan {
+/// tape directly and allocates only for findings. Keeps its walker from value to value and
+/// object to object.
+struct ReferenceScan: TapeVisitor {
     fileprivate enum Finding {
         case proxyWithoutPath
         case dangling(String)
@@ -310,8 +309,9 @@ struct ReferenceScan {
     fileprivate private(set) var findings: [Finding] = []
     private var sawProxy = false
     private var reported = ExactTextSet()
-    /// The nodes still to visit, the next last.
-    private var pending: [TapeNode] = []
+    private var walker = TapeWalker()
+    /// The tape of the value being scanned.
+    private var view: TapeView?
 
     init(saved: ExactTextSet) {
         self.saved = saved
@@ -334,50 +334,47 @@ struct ReferenceScan {
 
     /// `node`, of the tape `view` is of.
     fileprivate mutating func visit(_ node: TapeNode, in view: TapeView) {
-        pending.append(node)
-        walk(in: view)
+        scan(in: view) { walker, scan in walker.walk(node, in: view, &scan) }
     }
 
     /// A dictionary's entries at `positions`, each key then its value.
-    fileprivate mutating func visit<Positions: BidirectionalCollection<Int>>(_ dictionary: TapeNode, positions: Positions, in view: TapeView) {
-        pushEntries(of: dictionary, positions.reversed(), in: view)
-        walk(in: view)
-    }
-
-    /// Visits the pending nodes and what they hold, members in order.
-    private mutating func walk(in view: TapeView) {
-        while let node = pending.popLast() {
-            let count = node.memberCount
-            switch node.kind.layout {
-            case .scalar:
-                break
-            case .bytes:
-                guard node.kind == .reference else { break }
-                let target = view.string(of: node)
-                if !saved.contains(target), reported.insert(target) {
-                    findings.append(.dangling(target))
-                }
-            case .elements:
-                for position in (0..<count).reversed() { pending.append(view.member(position, of: node)) }
-            case .entries:
-                pushEntries(of: node, (0..<count).reversed(), in: view)
-            case .object, .fields:
-                if ReferenceRules.isProxyWithoutPath(node, view), !sawProxy {
-                    sawProxy = true
-                    findings.append(.proxyWithoutPath)
-                }
-                for position in (0..<count).reversed() { pending.append(view.value(position, of: node)) }
-            case .url:
-                pending.append(view.member(1, of: node))
-            }
+    fileprivate mutating func visit<Positions: Sequence<Int>>(_ dictionary: TapeNode, positions: Positions, in view: TapeView) {
+        scan(in: view) { walker, scan in
+            let order = walker.appendOrder(positions)
+            walker.walkMembers(of: dictionary, .all(order: order), in: view, &scan)
         }
     }
 
-    /// Pushes the entries at `positions` (the last to visit first), each value under its key.
-    private mutating func pushEntries<Positions: Sequence<Int>>(of dictionary: TapeNode, _ positions: Positions, in view: TapeView) {
-        for position in positions {
-            pending.append(view.value(position, of: dictionary))
-            pending.append(view.member(position, of: dictionary))
+    private mutating func scan(in view: TapeView, _ body: (inout TapeWalker, inout ReferenceScan) -> Void) {
+        self.view = view
+        var walker = TapeWalker()
+        swap(&walker, &self.walker)
+        body(&walker, &self)
+        swap(&walker, &self.walker)
+    }
+
+    mutating func enter(_ node: TapeNode, at place: TapePlace, walker: inout TapeWalker) -> TapeDescent {
+        switch node.kind.layout {
+        case .scalar:
+            return .none
+        case .bytes:
+            guard node.kind == .reference else { return .none }
+            let target = view!.string(of: node)
+            if !saved.contains(target), reported.insert(target) {
+                findings.append(.dangling(target))
+            }
+            return .none
+        case .elements, .entries:
+            return .all()
+        case .object, .fields:
+            if ReferenceRules.isProxyWithoutPath(node, view!), !sawProxy {
+                sawProxy = true
+                findings.append(.proxyWithoutPath)
+            }
+            // Field names are strings, never references.
+            return .values()
+        case .url:
+            return .values()
         }
     }
 }
