@@ -108,7 +108,7 @@ final class LibraryAPITests: XCTestCase {
         let failed = ArchiveValue.data(ArchiveData(bytes: [0x62, 0x70][...], archiveError: "truncated"))
         XCTAssertEqual(ArchiveValue.array([failed]).elements?.first?.archiveData, ArchiveData(bytes: [0x62, 0x70][...], archiveError: "truncated"))
         XCTAssertEqual(ArchiveValue.url(ArchiveURL(base: .null, relative: "a/b")).urlValue?.relative, "a/b")
-        XCTAssertEqual(ArchiveValue.array([.string("x"), .integer(1), .boolean(true)]).description, "[\"x\", 1, true]")
+        XCTAssertEqual(ArchiveValue.array([.string("x"), .integer(1), .boolean(true), .reference("A/B"), .data(ArchiveData(bytes: [1, 2][...]))]).description, "[\"x\", 1, Yes, Object Identifier Proxy: A/B, 2 bytes: 01 02]")
         XCTAssertEqual(ArchiveValue.cycle(7).cycleValue, 7)
         XCTAssertEqual(ArchiveValue.float(0.1).floatValue, 0.1)
     }

@@ -166,4 +166,23 @@ final class TapeWalkerTests: XCTestCase {
         let leftovers = try XCTUnwrap((state["kViewRestorationDataKey"] as? [String: Any])?["$dictionary"] as? [[Any]])
         XCTAssertEqual(leftovers.map { "\($0[0])" }, ["7", "Footer", "Header"])
     }
+
+    /// `diff`'s compact form spells every value that holds no other as the text dump does, and
+    /// a URL's base after it; containers stay on the one line.
+    func testTheCompactFormSpellsValuesAsTheDumpDoes() {
+        let leaves: [ArchiveValue] = [
+            .null, .string("say \"hi\"\n"), .integer(-(Int128(1) << 70)), .real(-0.0), .float(0.1), .boolean(true), .boolean(false),
+            .date(1.5), .date(1e300), .data(ArchiveData(bytes: ArraySlice(0..<20))), .data(ArchiveData(bytes: [0x62][...], archiveError: "truncated")),
+            .uuid(Array(0..<16)), .reference("A/B"), .cycle(3), .url(ArchiveURL(base: .null, relative: "a/b")),
+        ]
+        for leaf in leaves {
+            let summary = leaf.tape.withView { TextDumpValues(formatter: TextDumpFormatter(), view: $0).summary(.node(leaf.node)) }
+            XCTAssertEqual(leaf.description, summary)
+        }
+        XCTAssertEqual(ArchiveValue.url(ArchiveURL(base: .url(ArchiveURL(base: .null, relative: "file:///x/")), relative: "a")).description,
+            #"URL "a" relative to: URL "file:///x/""#)
+        XCTAssertEqual(ArchiveValue.array([.boolean(false), .dictionary(ArchiveDictionary(entries: [.init(key: .string("k"), value: .reference("P"))]))]).description,
+            "[No, {k: Object Identifier Proxy: P}]")
+    }
 }
+

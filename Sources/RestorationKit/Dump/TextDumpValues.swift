@@ -344,8 +344,12 @@ struct TextDumpValues {
                 text += opening
                 return .all(limit: TextDumpValues.compactMemberLimit)
             }
-            // A URL with a base: the base is written next, as the URL's member.
-            if values.writeCompactLeaf(node, into: &text) { return .values() }
+            // Spelled as the dump spells it; a URL's base, if it has one, follows as its member.
+            text += values.summary(.node(node))
+            if node.kind == .url, values.view.member(1, of: node).kind != .null {
+                text += " "
+                return .values()
+            }
             if place.role == .key { text += ": " }
             return .none
         }
@@ -375,37 +379,5 @@ struct TextDumpValues {
             TextEscaping.escape(SwiftDemangler.demangle(view.classes[node.classIndex].name) ?? view.classes[node.classIndex].name) + "{"
         default: nil
         }
-    }
-
-    /// Writes a value that holds no members to list; returns whether a URL's base follows.
-    fileprivate func writeCompactLeaf(_ node: TapeNode, into text: inout String) -> Bool {
-        switch node.kind {
-        case .null: text += "nil"
-        case .string: text += "\"" + TextEscaping.escape(view.string(of: node)).replacingQuotes() + "\""
-        case .boolean: text += node.payload != 0 ? "true" : "false"
-        case .integer, .real, .float, .date, .cycle:
-            switch view.scalar(node)! {
-            case .integer(let integer): text += String(integer)
-            case .real(let real): text += TextDumpFormatter.realText(real)
-            case .float(let float): text += float.isFinite ? float.description : TextDumpFormatter.realText(Double(float))
-            case .date(let seconds): text += ReferenceDate.iso8601(seconds) ?? "date(\(seconds) s from 2001)"
-            case .cycle(let uid): text += TextDumpFormatter.cycleText(uid)
-            default: preconditionFailure("not a scalar")
-            }
-        case .data:
-            let bytes = view.bytes(of: node)
-            text += "<\(bytes.count) bytes" + (bytes.isEmpty ? "" : ": " + ByteFormatting.hexPreview(bytes, limit: 8)) + ">"
-        case .uuid: text += "UUID " + ByteFormatting.uuidString(Array(view.bytes(of: node)))
-        case .url:
-            text += "URL \"" + TextEscaping.escape(view.string(of: view.member(0, of: node))).replacingQuotes() + "\""
-            if view.member(1, of: node).kind != .null {
-                text += " relative to "
-                return true
-            }
-        case .reference: text += "ref(" + TextEscaping.escape(view.string(of: node)) + ")"
-        case .special: text += summary(.node(node))
-        case .array, .set, .orderedSet, .dictionary, .archive, .object: preconditionFailure("a container")
-        }
-        return false
     }
 }

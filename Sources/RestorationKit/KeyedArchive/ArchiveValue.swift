@@ -261,7 +261,8 @@ extension ArchiveValue: Hashable {
 }
 
 extension ArchiveValue: CustomStringConvertible {
-    /// The value on one line, as `diff` writes it: a container's first members, cut past 4 096 bytes.
+    /// The value on one line, as `diff` writes it: each value spelled as `dump` spells it, a
+    /// container's first members, cut past 4 096 bytes.
     public var description: String {
         tape.withView { TextDumpValues(formatter: TextDumpFormatter(), view: $0).compact(node, limit: 4096) }
     }
