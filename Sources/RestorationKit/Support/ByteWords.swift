@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Byte tests eight bytes at a time: how keys and strings, millions in a large dump, are checked.
 /// Most are shorter than sixteen bytes, so a byte-by-byte tail would cost as much as the words:
 /// the last word of a longer run overlaps the one before, and a shorter run is read in two
@@ -41,10 +49,12 @@ extension UnsafeRawBufferPointer {
         return position == count || word(at: count - 8) & high == 0
     }
 
-    /// Whether `other` holds the same bytes, eight at a time.
+    /// Whether `other` holds the same bytes: eight at a time, or by the C library's `memcmp`
+    /// (vector loads) past 64 bytes, the data blobs `diff` compares.
     func hasSameBytes(as other: UnsafeRawBufferPointer) -> Bool {
         guard count == other.count else { return false }
         guard count >= 8 else { return shortWord(padding: 0) == other.shortWord(padding: 0) }
+        if count > 64 { return memcmp(baseAddress!, other.baseAddress!, count) == 0 }
         var position = 0
         while position + 8 <= count {
             guard word(at: position) == other.word(at: position) else { return false }
