@@ -228,6 +228,16 @@ enum Console {
 
     /// Unbuffered writes straight to the descriptor: output is produced in large pieces, and
     /// nothing is left in a buffer if the process exits with an error status.
+    /// Writes bytes that are no text (an archive `build` wrote) to standard output, checked.
+    static func writeBytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writeAll($0, to: 1) }
+    }
+
+    /// Text for people on standard error, as it is (a report whose lines are escaped already).
+    static func writeToStandardError(_ text: String) {
+        writeText(text, to: 2)
+    }
+
     private static func writeAll(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: descriptor) }

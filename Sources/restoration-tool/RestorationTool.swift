@@ -31,7 +31,7 @@ struct RestorationTool: ParsableCommand {
         version: "restoration-tool " + version,
         // Each subcommand gives its name in its configuration: one derived from the type's name
         // costs a runtime type lookup, a few hundred microseconds, at every start.
-        subcommands: [Dump.self, Validate.self, Diff.self, Tree.self, Scan.self]
+        subcommands: [Dump.self, Validate.self, Diff.self, Tree.self, Scan.self, Build.self]
     )
 
     /// The argument parser's `main`, with every message written through `Console`: help to

@@ -4,7 +4,7 @@
 Usage:  Tests/Docs/check-examples.py [--tool PATH]
 
 An example is a fenced block marked `console`. In it, a line beginning with `$ ` is a command
-(a line ending in a backslash continues on the next); the lines after it, up to the next `$ `
+(a line ending in a backslash continues on the next, as in bash); the lines after it, up to the next `$ `
 or the end of the block, are what it prints on standard output, exactly. A last line
 `[exit status N]` gives the status the command must end with (0 unless given). Commands run
 with bash -o pipefail from the package root, with the tool first on PATH, NO_COLOR set and
@@ -44,7 +44,8 @@ def examples(path):
             command = lines[index][2:]
             while command.endswith("\\"):
                 index += 1
-                command = command[:-1] + "\n" + lines[index]
+                # Kept as bash reads it: a backslash-newline continues the line.
+                command = command + "\n" + lines[index]
             index += 1
             expected = []
             while index < len(lines) and not lines[index].startswith("$ "):

@@ -1,6 +1,6 @@
 // The libFuzzer entry point of the one fuzzing binary Tests/Fuzz/run builds: `FUZZ_TARGET`
-// names the target each execution runs, `decode` (DecodeTarget.swift, the default) or `xml`
-// (XMLTarget.swift). One binary, because building the library with the sanitizers is most of
+// names the target each execution runs, `decode` (DecodeTarget.swift, the default), `xml`
+// (XMLTarget.swift) or `build` (BuildTarget.swift). One binary, because building the library with the sanitizers is most of
 // the fuzzing job's time.
 
 import Glibc
@@ -14,8 +14,9 @@ let fuzzTarget: ([UInt8]) -> Void = {
     switch getenv("FUZZ_TARGET").map({ String(cString: $0) }) {
     case nil, "decode": return fuzzDecode
     case "xml": return fuzzXML
+    case "build": return fuzzBuild
     case let other?:
-        fputs("FUZZ_TARGET: no target named \(other) (decode or xml)\n", stderr)
+        fputs("FUZZ_TARGET: no target named \(other) (decode, xml or build)\n", stderr)
         exit(64)
     }
 }()

@@ -13,7 +13,9 @@ ru_maxrss) and bytes written to standard output. A run fails on:
   - output on standard output together with status 2 for a single-file command;
   - a line on standard error that is not `restoration-tool: WHAT: error|note: …` or that holds a
     control character;
-  - for a full disk (/dev/full as standard output): any status but 74.
+  - for a full disk (/dev/full as standard output, or build's -o): any status but 74.
+`build` runs on the document `dump --json` wrote for each input, and on documents made to
+attack it (nesting, width, repeated keys, findings, nested archives).
 It prints one line per failure and, last, the figures per command: runs, worst seconds, worst
 MiB and worst output bytes per input KiB. Exit status: 0 no failure, 1 failures.
 
@@ -273,6 +275,32 @@ def diff_pairs():
     return pairs
 
 
+def build_inputs():
+    """name -> a JSON document for build, at most 1 MiB each."""
+    def keyed(app_state):
+        return ('{"kind": "keyedArchive", "appState": %s}' % app_state).encode()
+    inputs = {}
+    # Nesting past every limit, in arrays and in tagged values.
+    inputs["build-deep-arrays"] = keyed('{"a": ' + "[" * 200_000 + "]" * 200_000 + "}")
+    inputs["build-deep-sets"] = keyed('{"a": ' + '{"$set": [' * 50_000 + "]}" * 50_000 + "}")
+    inputs["build-deep-archives"] = keyed('{"a": ' + '{"$archive": {"a": ' * 5_000 + "1" + "}}" * 5_000 + "}")
+    # Width: many values, many keys, one long string of escapes.
+    inputs["build-wide-array"] = keyed('{"a": [' + ",".join(["1"] * 300_000) + "]}")
+    inputs["build-repeated-keys"] = keyed("{" + ",".join(['"k": 1'] * 100_000) + "}")
+    inputs["build-escapes"] = keyed('{"s": "' + "\\u001b\\n" * 60_000 + '"}')
+    inputs["build-big-integers"] = keyed("{" + ",".join('"k%d": {"$integer": "%d"}' % (i, -(1 << 127)) for i in range(10_000)) + "}")
+    # A restoration archive whose every object refers to a path nobody saved: findings flood.
+    objects = ",".join('{"identifierPath": "R%d", "state": {"kPresentedViewControllerKey": {"$ref": "Gone%d"}}, "views": {}}' % (i, i)
+                       for i in range(10_000))
+    paths = ",".join('"R%d"' % i for i in range(10_000))
+    inputs["build-dangling-flood"] = ('{"kind": "restorationArchive", "archive": {"majorVersion": 2, "minorVersion": 1}, '
+                                      '"bundleVersion": null, "systemVersion": null, "timestamp": null, "userInterfaceIdiom": null, '
+                                      '"restorationClassMap": {}, "identifierPaths": [%s], "objects": [%s], "appState": {}, "notes": []}'
+                                      % (paths, objects)).encode()
+    inputs["build-not-json"] = b"\xff\xfe{" + b"\x00" * 1000
+    return inputs
+
+
 def fixture_inputs():
     inputs = {}
     for directory, _, files in os.walk(os.path.join(ROOT, "Fixtures")):
@@ -342,6 +370,23 @@ class Runner:
         status, _, _, _, _ = self.execute(["dump", "--json", path], stdout_path="/dev/full")
         if status not in (74, 2):
             self.fail(label, "dump --json > /dev/full", "status %s, not 74" % status)
+        # build, on the document of what was read.
+        document = os.path.join(self.workspace, "document.json")
+        status, _, _, _, _ = self.execute(["dump", "--json", path], stdout_path=document)
+        if status == 0 and os.path.getsize(document) <= MAX_INPUT * 16:
+            with open(document, "rb") as f:
+                self.run_build(label, f.read())
+
+    def run_build(self, label, document):
+        """Runs build on `document`, to a file and to a full disk."""
+        path = os.path.join(self.workspace, "document.json")
+        with open(path, "wb") as f:
+            f.write(document)
+        self.measure(label, "build", ["build", path, "-o", os.path.join(self.workspace, "built.data")], len(document))
+        status, _, _, _, _ = self.execute(["build", path, "-o", "/dev/full"])
+        if status not in (74, 2):
+            self.fail(label, "build -o /dev/full", "status %s, not 74" % status)
+        return 2
 
     def run_folder(self, label, files):
         """Runs the folder commands on a folder of `files` (path -> bytes), and diff on it and
@@ -466,6 +511,8 @@ def main():
             executions += runner.run_folder(label, files)
         for label, (a, b) in sorted(diff_pairs().items()):
             executions += runner.run_pair(label, a, b)
+        for label, document in sorted(build_inputs().items()):
+            executions += runner.run_build(label, document)
         deadline = time.monotonic() + options.seconds
         names = sorted(seeds)
         saved_names = sorted(saved_states)

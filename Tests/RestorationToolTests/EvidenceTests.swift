@@ -65,9 +65,9 @@ final class EvidenceTests: XCTestCase {
         let objects = try XCTUnwrap(document["objects"] as? [[String: Any]])
         let first = try XCTUnwrap(objects.first { $0["identifierPath"] as? String == Self.identifierPaths[1] })
         let state = try XCTUnwrap(first["state"] as? [String: Any])
-        let slider = try XCTUnwrap(state["encodingKeySliderValue"] as? Double)
+        let slider = try XCTUnwrap((state["encodingKeySliderValue"] as? [String: Any])?["$float"] as? Double, "tagged as a 4-byte real")
         XCTAssertEqual(Float(slider), Float("0.8926057"), "reads back as the float that was written")
-        XCTAssertEqual(try XCTUnwrap(run.stdout.range(of: "\"encodingKeySliderValue\": 0.8926057,")).isEmpty, false,
+        XCTAssertEqual(try XCTUnwrap(run.stdout.range(of: "\"$float\": 0.8926057\n")).isEmpty, false,
             "written with the float's own digits, as restorationArchiveTool printed it")
     }
 

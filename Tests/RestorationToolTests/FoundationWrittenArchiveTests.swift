@@ -100,7 +100,9 @@ final class FoundationWrittenArchiveTests: XCTestCase {
             unarchiver.requiresSecureCoding = false
             let firstData = try XCTUnwrap(unarchiver.decodeObject(forKey: Self.first) as? Data)
             let firstState = try NSKeyedUnarchiver(forReadingFrom: firstData)
-            let slider = try XCTUnwrap((objects[1]["state"] as? [String: Any])?["encodingKeySliderValue"] as? Double)
+            // A 4-byte real in the binary file ({"$float": …}); XML has one kind of real.
+            let sliderValue = (objects[1]["state"] as? [String: Any])?["encodingKeySliderValue"]
+            let slider = try XCTUnwrap((sliderValue as? [String: Any])?["$float"] as? Double ?? sliderValue as? Double)
             // A float is written with its own shortest digits, which read back as the same float.
             XCTAssertEqual(Float(slider), firstState.decodeFloat(forKey: "encodingKeySliderValue"), label)
             let date = try XCTUnwrap(unarchiver.decodeObject(forKey: "UIApplicationStateRestorationTimestamp") as? Date)

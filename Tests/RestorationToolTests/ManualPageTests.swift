@@ -9,7 +9,7 @@ final class ManualPageTests: XCTestCase {
     /// completion option appears in no help text, so it is named here.
     func testEveryOptionIsDocumented() throws {
         let manual = try String(contentsOfFile: page, encoding: .utf8)
-        for command in [["--help-hidden"]] + ["dump", "validate", "diff", "tree", "scan"].map({ [$0, "--help-hidden"] }) {
+        for command in [["--help-hidden"]] + ["dump", "validate", "diff", "tree", "scan", "build"].map({ [$0, "--help-hidden"] }) {
             let help = try ToolRunner.run(command).stdout
             var options = Set(help.matches(of: /(?:^|[\s,\[])--([a-z][a-z-]*)/.anchorsMatchLineEndings()).map { String($0.output.1) })
             XCTAssertFalse(options.isEmpty)

@@ -258,7 +258,7 @@ final class OutputOptionTests: XCTestCase {
         }
         // File arguments complete file names, scan's complete directories.
         let bash = try ToolRunner.run(["--generate-completion-script", "bash"]).stdout
-        XCTAssertEqual(bash.components(separatedBy: "_add_completions -f\n").count - 1, 5, "dump, validate, tree and diff's two")
+        XCTAssertEqual(bash.components(separatedBy: "_add_completions -f\n").count - 1, 7, "dump, validate, tree, diff's two, build's document and -o")
         XCTAssertEqual(bash.components(separatedBy: "_add_completions -d\n").count - 1, 1, "scan")
         let zsh = try ToolRunner.run(["--generate-completion-script", "zsh"]).stdout
         for argument in ["'*:file:_files'", "':a:_files'", "':b:_files'", "'*:directory:_files -/'"] {

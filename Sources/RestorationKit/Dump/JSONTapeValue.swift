@@ -314,10 +314,11 @@ struct JSONTapeValue {
         case .integer(let integer):
             writeTagged("$integer", to: &writer) { $0.writeString(String(integer)) }
         case .float(let float) where float.isFinite:
-            // The float's own shortest digits: what was written, not its widening.
-            writer.writeNumber(float.description)
+            // Tagged, so that the width is not lost; the float's own shortest digits: what was
+            // written, not its widening.
+            writeTagged("$float", to: &writer) { $0.writeNumber(float.description) }
         case .float(let float):
-            writeScalar(.real(Double(float)), to: &writer)
+            writeTagged("$float", to: &writer) { $0.writeString(float.isNaN ? "nan" : (float < 0 ? "-inf" : "inf")) }
         case .real(let real) where real.isFinite:
             writer.writeNumber(real.description)
         case .real(let real):

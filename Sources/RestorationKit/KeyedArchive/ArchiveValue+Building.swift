@@ -184,11 +184,13 @@ extension TapeBuilder {
     /// A string's node (`kind`: string or reference), flagged `plain` as the decoder flags it.
     mutating func text(_ kind: TapeKind, _ string: String) -> TapeNode {
         var string = string
-        return string.withUTF8 { utf8 in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            var node = appendText(kind, bytes)
-            if TextEscaping.isPlain(bytes) { node.flags.insert(.plain) }
-            return node
-        }
+        return string.withUTF8 { text(kind, utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A string's node from its UTF-8, which the caller has checked.
+    mutating func text(_ kind: TapeKind, utf8 bytes: UnsafeRawBufferPointer) -> TapeNode {
+        var node = appendText(kind, bytes)
+        if TextEscaping.isPlain(bytes) { node.flags.insert(.plain) }
+        return node
     }
 }

@@ -208,90 +208,23 @@ private struct XMLPropertyListParser {
         }
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` as seconds since 2001-01-01, computed in integers so the
-    /// result is the double nearest the written instant, for any year from 1 to 9999 (libplist
-    /// 2.2.0 clamps to 32-bit seconds).
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` as seconds since 2001-01-01 (see
+    /// `ReferenceDate.referenceSeconds(iso8601:)`; libplist 2.2.0 clamps to 32-bit seconds).
     private func date(_ text: String, at offset: Int) throws(PropertyListError) -> Double {
-        let characters = Array(trimmed(text).utf8)
-        func number(_ range: Range<Int>) -> Int64? {
-            guard range.upperBound <= characters.count else { return nil }
-            var value: Int64 = 0
-            for index in range {
-                guard let digit = Self.digitValue(characters[index]), digit < 10 else { return nil }
-                value = value * 10 + Int64(digit)
-            }
-            return value
-        }
-        func separator(_ index: Int, _ expected: Character) -> Bool {
-            index < characters.count && characters[index] == expected.asciiValue
-        }
-        guard let year = number(0..<4), separator(4, "-"), let month = number(5..<7), separator(7, "-"),
-              let day = number(8..<10), separator(10, "T"), let hour = number(11..<13), separator(13, ":"),
-              let minute = number(14..<16), separator(16, ":"), let second = number(17..<19),
-              (1...12).contains(month), (1...ReferenceDate.daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
-        else {
-            throw error("<date> holds '\(trimmed(text))', not a date of the form YYYY-MM-DDTHH:MM:SSZ", at: offset)
-        }
-        var end = 19
-        var fraction: [UInt8] = []
-        if separator(end, ".") {
-            end += 1
-            while end < characters.count, let digit = Self.digitValue(characters[end]), digit < 10 {
-                fraction.append(characters[end])
-                end += 1
-            }
-        }
-        guard separator(end, "Z"), end + 1 == characters.count else {
-            throw error("<date> holds '\(trimmed(text))', not a date of the form YYYY-MM-DDTHH:MM:SSZ", at: offset)
-        }
-        let days = ReferenceDate.daysSince1970(year: year, month: month, day: day) - ReferenceDate.unixOffsetDays
-        let whole = days * 86_400 + hour * 3_600 + minute * 60 + second
-        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
-        guard !fraction.isEmpty else { return Double(whole) }
-        // Whole seconds and fraction as one decimal, so that the double is correctly rounded.
-        // Before 2001 the instant is −(|whole| − 1 + (1 − fraction)).
-        let decimal = whole >= 0
-            ? "\(whole).\(String(decoding: fraction, as: UTF8.self))"
-            : "-\(-whole - 1).\(String(decoding: ReferenceDate.complement(fraction), as: UTF8.self))"
-        let seconds = Double(decimal) ?? Double(whole)
-        // A fraction finer than the double holds would be shown otherwise than written.
-        guard let shown = ReferenceDate.iso8601(seconds), shown.utf8.dropFirst(20).dropLast().elementsEqual(fraction) else {
+        switch ReferenceDate.referenceSeconds(iso8601: Array(trimmed(text).utf8)) {
+        case .seconds(let seconds): return seconds
+        case .malformed: throw error("<date> holds '\(trimmed(text))', not a date of the form YYYY-MM-DDTHH:MM:SSZ", at: offset)
+        case .finerThanADate:
             throw error("<date> holds '\(trimmed(text))', whose fraction of a second is finer than a date holds (a double of seconds since 2001)", at: offset)
         }
-        return seconds
     }
 
     private func base64(_ text: String, at offset: Int) throws(PropertyListError) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for byte in text.utf8 {
-            let sextet: UInt32
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): sextet = UInt32(byte - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): sextet = UInt32(byte - UInt8(ascii: "a")) + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): sextet = UInt32(byte - UInt8(ascii: "0")) + 52
-            case UInt8(ascii: "+"): sextet = 62
-            case UInt8(ascii: "/"): sextet = 63
-            case UInt8(ascii: "="):
-                padding += 1
-                continue
-            case 0x20, 0x09, 0x0A, 0x0D:
-                continue
-            default:
-                throw error("<data> holds a byte 0x\(String(byte, radix: 16)) that is not base64", at: offset)
-            }
-            guard padding == 0 else { throw error("<data> continues after its base64 padding", at: offset) }
-            accumulator = accumulator << 6 | sextet
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
+        switch ByteFormatting.base64Bytes(text.utf8, allowingSpace: true) {
+        case .success(let bytes): return bytes
+        case .failure(.notBase64(let byte)): throw error("<data> holds a byte 0x\(String(byte, radix: 16)) that is not base64", at: offset)
+        case .failure(.afterPadding): throw error("<data> continues after its base64 padding", at: offset)
         }
-        return output
     }
 
     /// `text` without the XML white space around it.

@@ -18,6 +18,7 @@ public enum RestorationKeys {
 
     // The same keys for readers that compare a tape's bytes.
     static let viewRestorationDataKey: StaticString = "kViewRestorationDataKey"
+    static let proxyPathKey: StaticString = "kObjectIdentifierPathProxyIdentifierPathKey"
     static let childrenKey: StaticString = "kUIViewControllerChildrenKey"
     static let tabBarSelectedViewControllerKey: StaticString = "kTabBarSelectedViewControllerKey"
     static let presentedViewControllerKey: StaticString = "kPresentedViewControllerKey"

@@ -39,6 +39,47 @@ package enum ByteFormatting {
         return String(decoding: output, as: UTF8.self)
     }
 
+    enum Base64Problem: Error {
+        case notBase64(UInt8)
+        case afterPadding
+    }
+
+    /// The bytes base64 text (RFC 4648's alphabet, padded or not) spells; white space between
+    /// characters is skipped when `allowingSpace` (XML wraps it).
+    static func base64Bytes<Text: Collection<UInt8>>(_ text: Text, allowingSpace: Bool) -> Result<[UInt8], Base64Problem> {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var padding = 0
+        for byte in text {
+            let sextet: UInt32
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): sextet = UInt32(byte - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): sextet = UInt32(byte - UInt8(ascii: "a")) + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sextet = UInt32(byte - UInt8(ascii: "0")) + 52
+            case UInt8(ascii: "+"): sextet = 62
+            case UInt8(ascii: "/"): sextet = 63
+            case UInt8(ascii: "="):
+                padding += 1
+                continue
+            case 0x20, 0x09, 0x0A, 0x0D:
+                guard allowingSpace else { return .failure(.notBase64(byte)) }
+                continue
+            default:
+                return .failure(.notBase64(byte))
+            }
+            guard padding == 0 else { return .failure(.afterPadding) }
+            accumulator = accumulator << 6 | sextet
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        return .success(output)
+    }
+
     /// Base64 of `bytes`, a character at a time to `append`.
     @inline(__always)
     static func appendBase64<Bytes: Collection>(_ bytes: Bytes, _ append: (UInt8) -> Void) where Bytes.Element == UInt8 {

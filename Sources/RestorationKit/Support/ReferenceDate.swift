@@ -79,6 +79,63 @@ package enum ReferenceDate {
         }
     }
 
+    /// What `referenceSeconds(iso8601:)` read.
+    enum ParsedDate {
+        case seconds(Double)
+        /// Not `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, or no such day or time.
+        case malformed
+        /// A fraction finer than a double of seconds since 2001 holds there: it would be shown
+        /// otherwise than written.
+        case finerThanADate
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (UTF-8) as seconds since 2001-01-01, computed in
+    /// integers so that the result is the double nearest the written instant, for any year from
+    /// 1 to 9999: the inverse of `iso8601(_:)`.
+    static func referenceSeconds(iso8601 characters: [UInt8]) -> ParsedDate {
+        func isDigit(_ index: Int) -> Bool {
+            index < characters.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(characters[index])
+        }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                guard isDigit(index) else { return nil }
+                value = value * 10 + Int64(characters[index] - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        func separator(_ index: Int, _ expected: Character) -> Bool {
+            index < characters.count && characters[index] == expected.asciiValue
+        }
+        guard let year = number(0..<4), separator(4, "-"), let month = number(5..<7), separator(7, "-"),
+              let day = number(8..<10), separator(10, "T"), let hour = number(11..<13), separator(13, ":"),
+              let minute = number(14..<16), separator(16, ":"), let second = number(17..<19),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
+        else { return .malformed }
+        var end = 19
+        var fraction: [UInt8] = []
+        if separator(end, ".") {
+            end += 1
+            while isDigit(end) {
+                fraction.append(characters[end])
+                end += 1
+            }
+        }
+        guard separator(end, "Z"), end + 1 == characters.count else { return .malformed }
+        let days = daysSince1970(year: year, month: month, day: day) - unixOffsetDays
+        let whole = days * 86_400 + hour * 3_600 + minute * 60 + second
+        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        guard !fraction.isEmpty else { return .seconds(Double(whole)) }
+        // Whole seconds and fraction as one decimal, so that the double is correctly rounded.
+        // Before 2001 the instant is −(|whole| − 1 + (1 − fraction)).
+        let decimal = whole >= 0
+            ? "\(whole).\(String(decoding: fraction, as: UTF8.self))"
+            : "-\(-whole - 1).\(String(decoding: complement(fraction), as: UTF8.self))"
+        let seconds = Double(decimal) ?? Double(whole)
+        guard let shown = ISO8601Parts(seconds)?.text, shown.utf8.dropFirst(20).dropLast().elementsEqual(fraction) else { return .finerThanADate }
+        return .seconds(seconds)
+    }
+
     /// The integer part and the fraction digits (ASCII, no trailing zeros) of a non-negative
     /// double below 3.2e11, from Swift's shortest round-trip representation.
     static func decimalParts(_ value: Double) -> (Int64, [UInt8]) {

@@ -1,0 +1,254 @@
+/// Writes the files a tape's values describe, walking them once (`TapeWalker`): an `archive`
+/// node becomes an NSKeyedArchiver archive as Foundation writes one (`$archiver`, `$version`
+/// 100000, `$top`, `$objects` with `$null` first, each object a dictionary with its `$class`), and
+/// every archive nested in it becomes data holding its own. A plain property list's values are
+/// written as themselves.
+///
+/// How each kind is archived is Foundation's (docs/format.md): collections as `NS.objects` (and
+/// `NS.keys`), a date as `NS.time`, a UUID as `NS.uuidbytes`, a URL as `NS.base` and
+/// `NS.relative`, a reference to a saved object as a `_UIObjectIdentifierPathProxy`, an NSValue
+/// as `NS.special` and its structure's fields; numbers in an object's fields inline, as
+/// `encodeInteger:forKey:` and its kin write them.
+enum KeyedArchiveWriter {
+    /// The file `root` describes: an archive node, or (`plain`) a plain property list's root.
+    static func write(_ root: TapeNode, plain: Bool, in view: TapeView) -> [UInt8] {
+        var writing = ArchiveWriting(view: view)
+        if plain { writing.levels.append(ArchiveWriting.Level(keyed: false)) }
+        var walker = TapeWalker()
+        walker.walk(root, in: view, &writing)
+        // A plain property list's root is the one reference left.
+        if plain { return writing.levels[0].plist.bytes(top: writing.references[0]) }
+        return writing.result
+    }
+}
+
+private struct ArchiveWriting: TapeVisitor {
+    let view: TapeView
+    /// The files being written, outermost first: the document's, then each nested archive
+    /// whose members are being walked.
+    var levels: [Level] = []
+    /// The references to the members walked so far of every open container, one after another
+    /// (a container's start in the descent's mark).
+    var references: [Int] = []
+    var result: [UInt8] = []
+
+    struct Level {
+        var plist = BinaryPropertyListWriter()
+        /// A keyed archive's `$objects`: each entry's object in `plist` (−1 while its members
+        /// are being walked).
+        var objects: [Int] = []
+        /// The entry of each string written as one, by its object in `plist` (+1; 0: none).
+        var stringEntries: [Int32] = []
+        /// The entry of each class, by its index in the tape's classes (Foundation's own,
+        /// negative, by `foundationClass`).
+        var classes: [Int: Int] = [:]
+        let keyed: Bool
+
+        init(keyed: Bool) {
+            self.keyed = keyed
+            if keyed { objects.append(plist.string("$null")) }
+        }
+
+        /// A reference to a new entry of `$objects` holding `object`.
+        mutating func entry(_ object: Int) -> Int {
+            objects.append(object)
+            return plist.uid(UInt64(objects.count - 1))
+        }
+
+        /// A reference to the entry holding the string of UTF-8 `text`, one entry for each
+        /// distinct string.
+        mutating func stringEntry(_ text: UnsafeRawBufferPointer) -> Int {
+            let object = plist.string(utf8: text)
+            if object < stringEntries.count, stringEntries[object] > 0 { return plist.uid(UInt64(stringEntries[object] - 1)) }
+            if object >= stringEntries.count { stringEntries.append(contentsOf: repeatElement(0, count: max(object + 1 - stringEntries.count, stringEntries.count))) }
+            stringEntries[object] = Int32(objects.count + 1)
+            return entry(object)
+        }
+
+        mutating func stringEntry(_ string: String) -> Int {
+            var string = string
+            return string.withUTF8 { stringEntry(UnsafeRawBufferPointer($0)) }
+        }
+
+        /// A reference to `$class`'s entry for the class of key `key` (see `classes`).
+        mutating func classEntry(_ key: Int, _ objectClass: TapeClass) -> Int {
+            if let known = classes[key] { return plist.uid(UInt64(known)) }
+            var pairs = [plist.string("$classname"), plist.string(objectClass.name), plist.string("$classes"), plist.array(objectClass.chain.map { plist.string($0) })]
+            if let hints = objectClass.hints { pairs += [plist.string("$classhints"), plist.array(hints.map { plist.string($0) })] }
+            classes[key] = objects.count
+            return entry(plist.dictionary(pairs: pairs[...]))
+        }
+
+        /// An object of `objectClass` with `fields` (a name Foundation gives, then the value's
+        /// reference), in a new entry or in the one reserved at `uid`.
+        mutating func object(_ objectClass: ClassKey, fields: [(StaticString, Int)], uid: Int? = nil) -> Int {
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * fields.count) { pairs in
+                for (index, (name, value)) in fields.enumerated() {
+                    pairs[2 * index] = plist.string(utf8: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+                    pairs[2 * index + 1] = value
+                }
+                return object(objectClass, pairs: Array(pairs)[...], uid: uid)
+            }
+        }
+
+        mutating func object(_ objectClass: ClassKey, pairs: ArraySlice<Int>, uid: Int? = nil) -> Int {
+            let classReference = classEntry(objectClass.key, objectClass.tapeClass)
+            let dictionary = plist.dictionary(pairs: pairs + [plist.string("$class"), classReference])
+            guard let uid else { return entry(dictionary) }
+            objects[uid] = dictionary
+            return plist.uid(UInt64(uid))
+        }
+
+        /// The archive's file, `$top` holding the pairs given.
+        mutating func file(top pairs: ArraySlice<Int>) -> [UInt8] {
+            let top = plist.dictionary(pairs: pairs)
+            let root = plist.dictionary(pairs: [
+                plist.string("$version"), plist.integer(100_000), plist.string("$archiver"), plist.string("NSKeyedArchiver"),
+                plist.string("$top"), top, plist.string("$objects"), plist.array(objects),
+            ][...])
+            return plist.bytes(top: root)
+        }
+    }
+
+    init(view: TapeView) {
+        self.view = view
+    }
+
+    /// A class, and what its entry is found by: its index in the tape's classes, or for the
+    /// Foundation classes the writer names itself a negative number of their own.
+    struct ClassKey {
+        let key: Int
+        let tapeClass: TapeClass
+    }
+
+    static func foundationClass(_ name: String, _ key: Int) -> ClassKey {
+        ClassKey(key: key, tapeClass: TapeClass(name: name, chain: [name, "NSObject"], hints: nil))
+    }
+
+    static let arrayClass = foundationClass("NSArray", -1), setClass = foundationClass("NSSet", -2), orderedSetClass = foundationClass("NSOrderedSet", -3)
+    static let dictionaryClass = foundationClass("NSDictionary", -4), dateClass = foundationClass("NSDate", -5), uuidClass = foundationClass("NSUUID", -6)
+    static let urlClass = foundationClass("NSURL", -7), proxyClass = foundationClass(RestorationKeys.proxyClass, -8)
+
+    /// An object node's class.
+    static func tapeClass(of node: TapeNode, in view: TapeView) -> ClassKey {
+        ClassKey(key: node.classIndex, tapeClass: view.classes[node.classIndex])
+    }
+
+    mutating func enter(_ node: TapeNode, at place: TapePlace, walker: inout TapeWalker) -> TapeDescent {
+        let last = levels.count - 1
+        let named = place.container.kind == .archive || place.container.kind == .object
+        if place.role == .key, named {
+            // A field's name is a key of the object's dictionary, not an entry of `$objects`.
+            references.append(levels[last].plist.string(utf8: view.bytes(of: node)))
+            return .none
+        }
+        switch node.kind {
+        case .archive:
+            levels.append(Level(keyed: true))
+            return .all(mark: references.count)
+        case .array, .set, .orderedSet, .dictionary, .object, .url:
+            guard levels[last].keyed else { return .all(mark: references.count) }
+            // The entry is the object's before its members', as NSKeyedArchiver numbers them.
+            levels[last].objects.append(-1)
+            return .all(mark: references.count | (levels[last].objects.count - 1) << 32)
+        default:
+            let reference = levels[last].keyed ? Self.keyedLeaf(node, inline: place.role == .value && named, view: view, in: &levels[last]) : Self.plainLeaf(node, view: view, in: &levels[last])
+            references.append(reference)
+            return .none
+        }
+    }
+
+    mutating func exit(_ node: TapeNode, at place: TapePlace, mark: Int) {
+        let start = mark & 0xFFFF_FFFF
+        let last = levels.count - 1
+        // The members are read in place (`references[start...]`): a slice kept in a variable
+        // would make removing them copy every reference still pending.
+        let reference: Int
+        switch node.kind {
+        case .archive:
+            let file = levels[last].file(top: references[start...])
+            levels.removeLast()
+            references.removeSubrange(start...)
+            guard let parent = levels.indices.last else { return result = file }
+            let data = file.withUnsafeBytes { levels[parent].plist.data($0) }
+            references.append(levels[parent].keyed ? levels[parent].entry(data) : data)
+            return
+        case _ where !levels[last].keyed:
+            reference = node.kind == .dictionary ? levels[last].plist.dictionary(pairs: references[start...]) : levels[last].plist.array(references[start...])
+        default:
+            reference = Self.keyedContainer(node, members: references[start...], uid: mark >> 32, view: view, in: &levels[last])
+        }
+        references.removeSubrange(start...)
+        references.append(reference)
+    }
+
+    /// A container's object, in the entry reserved for it.
+    private static func keyedContainer(_ node: TapeNode, members: ArraySlice<Int>, uid: Int, view: TapeView, in level: inout Level) -> Int {
+        switch node.kind {
+        case .array, .set, .orderedSet:
+            let elements = level.plist.array(members)
+            let objectClass = node.kind == .array ? Self.arrayClass : node.kind == .set ? Self.setClass : Self.orderedSetClass
+            return level.object(objectClass, fields: [("NS.objects", elements)], uid: uid)
+        case .dictionary:
+            let keys = level.plist.array(stride(from: members.startIndex, to: members.endIndex, by: 2).map { members[$0] })
+            let values = level.plist.array(stride(from: members.startIndex + 1, to: members.endIndex, by: 2).map { members[$0] })
+            return level.object(Self.dictionaryClass, fields: [("NS.keys", keys), ("NS.objects", values)], uid: uid)
+        case .url:
+            return level.object(Self.urlClass, fields: [("NS.base", members[members.startIndex + 1]), ("NS.relative", members[members.startIndex])], uid: uid)
+        default:
+            return level.object(tapeClass(of: node, in: view), pairs: members, uid: uid)
+        }
+    }
+
+    /// A value that holds no other, in a keyed archive: a number in an object's field inline
+    /// (`inline`), anything else as an entry of `$objects`.
+    private static func keyedLeaf(_ node: TapeNode, inline: Bool, view: TapeView, in level: inout Level) -> Int {
+        switch node.kind {
+        case .null:
+            return level.plist.uid(0)
+        case .boolean, .integer, .real, .float:
+            let number = plainLeaf(node, view: view, in: &level)
+            return inline ? number : level.entry(number)
+        case .cycle:
+            return level.plist.uid(node.payload)
+        case .string:
+            return level.stringEntry(view.bytes(of: node))
+        case .data:
+            return level.entry(level.plist.data(view.bytes(of: node)))
+        case .date:
+            return level.object(Self.dateClass, fields: [("NS.time", level.plist.real(Double(bitPattern: node.payload)))])
+        case .uuid:
+            return level.object(Self.uuidClass, fields: [("NS.uuidbytes", level.plist.data(view.bytes(of: node)))])
+        case .reference:
+            return level.object(Self.proxyClass, fields: [(RestorationKeys.proxyPathKey, level.stringEntry(view.bytes(of: node)))])
+        case .special:
+            // `NS.special` and the structure's fields: integers and reals inline, strings as entries.
+            var pairs: [Int] = []
+            for position in 0..<node.memberCount {
+                let value = view.value(position, of: node)
+                let reference = value.kind == .string ? level.stringEntry(view.bytes(of: value)) : plainLeaf(value, view: view, in: &level)
+                pairs += [level.plist.string(utf8: view.bytes(of: view.member(position, of: node))), reference]
+            }
+            return level.object(tapeClass(of: node, in: view), pairs: pairs[...])
+        case .array, .set, .orderedSet, .dictionary, .object, .url, .archive:
+            preconditionFailure("a container's members are walked")
+        }
+    }
+
+    /// A value of a plain property list (and a number anywhere): itself.
+    private static func plainLeaf(_ node: TapeNode, view: TapeView, in level: inout Level) -> Int {
+        switch view.scalar(node) {
+        case .boolean(let value)?: return level.plist.boolean(value)
+        case .integer(let value)?: return level.plist.integer(value)
+        case .real(let value)?: return level.plist.real(value)
+        case .float(let value)?: return level.plist.float(value)
+        case .date(let seconds)?: return level.plist.date(seconds)
+        default: break
+        }
+        switch node.kind {
+        case .string: return level.plist.string(utf8: view.bytes(of: node))
+        case .data: return level.plist.data(view.bytes(of: node))
+        default: preconditionFailure("a plain property list holds no \(node.kind) (the document reader refuses it)")
+        }
+    }
+}

@@ -1,0 +1,20 @@
+// libFuzzer target for `build`: any bytes, read as a `dump --json` document, are refused with a
+// `BuildError` or give a file that reads back (within the same limits, or past one of them),
+// and the document of what was built builds a file whose document is the same again.
+// Inputs are seeded with the documents of fixtures (Tests/Fuzz/build-seeds).
+
+func fuzzBuild(_ input: [UInt8]) {
+    guard let built = try? ArchiveBuilder(limits: fuzzLimits).build(json: input) else { return }
+    let archive: RestorationArchive
+    do throws(ArchiveError) {
+        archive = try RestorationArchive(bytes: built.bytes[...], limits: fuzzLimits)
+    } catch {
+        precondition(error.kind == .limitExceeded, "built a file that does not read back: \(error)")
+        return
+    }
+    let document = JSONOutput.text([DumpDocument(file: "x", archive: archive)], asArray: false)
+    guard let again = try? ArchiveBuilder(limits: fuzzLimits).build(json: Array(document.utf8)),
+          let reread = try? RestorationArchive(bytes: again.bytes[...], limits: fuzzLimits)
+    else { preconditionFailure("the document of a built file does not build again") }
+    precondition(JSONOutput.text([DumpDocument(file: "x", archive: reread)], asArray: false) == document, "the round trip changed the document")
+}
