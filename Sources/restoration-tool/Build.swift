@@ -29,6 +29,9 @@ struct Build: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the archive; - for standard output (not a terminal).", valueName: "file"), completion: .file())
     var output: String
 
+    @Option(name: .long, help: ArgumentHelp("The outer file's format: binary (as UIKit writes it) or xml; nested archives are binary.", valueName: "format"))
+    var format: PropertyListFormat = .binary
+
     @Flag(name: .long, help: "Write nothing when validate finds an error in the archive.")
     var strict = false
 
@@ -39,8 +42,8 @@ struct Build: ParsableCommand {
     var document = "-"
 
     func validate() throws {
-        if output == "-", isatty(1) != 0 {
-            throw ValidationError("standard output is a terminal: write the archive to a file (-o FILE) or a pipe")
+        if output == "-", format == .binary, isatty(1) != 0 {
+            throw ValidationError("standard output is a terminal: write the archive to a file (-o FILE) or a pipe, or give --format xml")
         }
         if output != "-", document != "-", Self.sameFile(output, document) {
             throw ValidationError("-o names the document being read: write the archive to another file")
@@ -65,7 +68,7 @@ struct Build: ParsableCommand {
         }
         let built: BuiltArchive
         do throws(BuildError) {
-            built = try ArchiveBuilder(limits: limits).build(json: json)
+            built = try ArchiveBuilder(limits: limits).build(json: json, format: format)
         } catch {
             Console.error(file: document, error.description)
             Console.finish(ExitStatus.unreadable)
@@ -123,7 +126,7 @@ struct Build: ParsableCommand {
         var template = Array((folder + "." + name + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         func fail(_ reason: Int32) -> String {
             close(descriptor)
             unlink(temporary)
@@ -162,3 +165,5 @@ struct Build: ParsableCommand {
         return nil
     }
 }
+
+extension PropertyListFormat: ExpressibleByArgument {}

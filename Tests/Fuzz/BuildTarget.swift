@@ -1,6 +1,7 @@
 // libFuzzer target for `build`: any bytes, read as a `dump --json` document, are refused with a
 // `BuildError` or give a file that reads back (within the same limits, or past one of them),
-// and the document of what was built builds a file whose document is the same again.
+// and the document of what was built builds a file whose document is the same again; the XML
+// form of the file reads back too.
 // Inputs are seeded with the documents of fixtures (Tests/Fuzz/build-seeds).
 
 func fuzzBuild(_ input: [UInt8]) {
@@ -11,6 +12,14 @@ func fuzzBuild(_ input: [UInt8]) {
     } catch {
         precondition(error.kind == .limitExceeded, "built a file that does not read back: \(error)")
         return
+    }
+    // The same document in XML: refused for a date XML cannot spell, or a file that reads back.
+    if let xml = try? ArchiveBuilder(limits: fuzzLimits).build(json: input, format: .xml) {
+        do throws(ArchiveError) {
+            _ = try RestorationArchive(bytes: xml.bytes[...], limits: fuzzLimits)
+        } catch {
+            precondition(error.kind == .limitExceeded, "built an XML file that does not read back: \(error)")
+        }
     }
     let document = JSONOutput.text([DumpDocument(file: "x", archive: archive)], asArray: false)
     guard let again = try? ArchiveBuilder(limits: fuzzLimits).build(json: Array(document.utf8)),

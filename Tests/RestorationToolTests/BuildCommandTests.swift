@@ -40,6 +40,17 @@ final class BuildCommandTests: XCTestCase {
         XCTAssertTrue(piped.stdout.hasPrefix("bplist00"))
     }
 
+    func testXMLIsTextAndReadsBackTheSame() throws {
+        let document = try document("Fixtures/validate/clean.data")
+        let xml = try ToolRunner.run(["build", "--format", "xml", document, "-o", "-"])
+        XCTAssertEqual(xml.status, 0, xml.stderr)
+        XCTAssertTrue(xml.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist"), xml.stdout)
+        let output = folder.appendingPathComponent("built.plist").path
+        XCTAssertEqual(try ToolRunner.run(["build", "--format", "xml", document, "-o", output]).status, 0)
+        XCTAssertEqual(try ToolRunner.run(["diff", "Fixtures/validate/clean.data", output]).status, 0)
+        XCTAssertEqual(try ToolRunner.run(["build", "--format", "json", document, "-o", output]).status, 64)
+    }
+
     func testABadDocumentWritesNothing() throws {
         let output = folder.appendingPathComponent("kept.data")
         try Data("kept".utf8).write(to: output)

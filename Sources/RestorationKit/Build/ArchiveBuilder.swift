@@ -13,8 +13,9 @@ public struct ArchiveBuilder: Sendable {
         self.limits = limits
     }
 
-    /// The file `json` describes, in the binary property-list format.
-    public func build(json: [UInt8]) throws(BuildError) -> BuiltArchive {
+    /// The file `json` describes, in the binary property-list format or Apple's XML one (the
+    /// outer file: nested archives are binary, as UIKit writes them).
+    public func build(json: [UInt8], format: PropertyListFormat = .binary) throws(BuildError) -> BuiltArchive {
         guard json.count <= limits.maxInputBytes else {
             throw BuildError(DecodingLimit.inputSize.exceeded(limits.maxInputBytes))
         }
@@ -23,7 +24,9 @@ public struct ArchiveBuilder: Sendable {
         var document = DocumentReading(reader: DumpDocumentReader(input, limits: limits))
         let (root, plain, kind) = try document.read()
         let tape = ArchiveTape(document.reader.builder, root: root, isPlainPropertyList: plain)
-        let bytes = tape.withView { KeyedArchiveWriter.write(root, plain: plain, in: $0) }
+        guard let bytes = tape.withView({ KeyedArchiveWriter.write(root, plain: plain, format: format, in: $0) }) else {
+            throw BuildError("the archive holds a date outside the years 1 to 9999, which the XML format cannot spell: write it in the binary format")
+        }
         var warnings = document.reader.warnings
         if document.reader.unshownWarnings > 0 { warnings.append("and \(document.reader.unshownWarnings) more repeated keys") }
         // The model of what was written is read from the tape it was written from, which holds
@@ -35,7 +38,7 @@ public struct ArchiveBuilder: Sendable {
 
 /// A file `ArchiveBuilder` wrote.
 public struct BuiltArchive: Sendable {
-    /// The file: a binary property list.
+    /// The file: a property list in the format asked for.
     public let bytes: [UInt8]
     /// What it is, as the document said.
     public let kind: SavedStateKind

@@ -290,3 +290,151 @@ struct ByteStringTable {
         for index in entries.indices { place(index) }
     }
 }
+
+extension BinaryPropertyListWriter {
+    /// The same property list in Apple's XML format, `top` its root: a UID as
+    /// `<dict><key>CF$UID</key>…`, data in base64, a date in ISO 8601 (its fraction kept), a real
+    /// as its shortest digits (a 4-byte one widened: XML has one kind of real). Nil when a date
+    /// lies outside the years 1 to 9999, which the format cannot spell.
+    func xml(top: Int) -> [UInt8]? {
+        var output: [UInt8] = Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """.utf8)
+        func line(_ depth: Int, _ text: String) {
+            output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
+            output.append(contentsOf: text.utf8)
+            output.append(UInt8(ascii: "\n"))
+        }
+        // Containers open, each with the next of its members to write.
+        var open: [(object: Int, next: Int)] = []
+        var pending: Int? = top
+        while true {
+            if let index = pending {
+                pending = nil
+                let depth = open.count
+                let object = objects[index]
+                if object.isContainer {
+                    let isDictionary = object.marker == 0xD0
+                    guard object.count > 0 else {
+                        line(depth, isDictionary ? "<dict/>" : "<array/>")
+                        continue
+                    }
+                    line(depth, isDictionary ? "<dict>" : "<array>")
+                    open.append((index, 0))
+                } else {
+                    guard let text = leafXML(object) else { return nil }
+                    line(depth, text)
+                }
+                continue
+            }
+            guard let (index, next) = open.last else { break }
+            let object = objects[index]
+            let isDictionary = object.marker == 0xD0
+            guard next < object.count else {
+                open.removeLast()
+                line(open.count, isDictionary ? "</dict>" : "</array>")
+                continue
+            }
+            open[open.count - 1].next += 1
+            if isDictionary {
+                let key = objects[references[object.start + next]]
+                guard let name = leafText(key) else { return nil }
+                line(open.count, "<key>" + Self.escapedXML(name) + "</key>")
+                pending = references[object.start + object.count + next]
+            } else {
+                pending = references[object.start + next]
+            }
+        }
+        output.append(contentsOf: "</plist>\n".utf8)
+        return output
+    }
+
+    /// A string leaf's text (a dictionary's key).
+    private func leafText(_ object: Object) -> String? {
+        let bytes = content[object.start..<(object.start + object.count)]
+        let (length, from) = Self.length(bytes)
+        switch bytes.first! & 0xF0 {
+        case 0x50: return String(decoding: bytes[from..<(from + length)], as: UTF8.self)
+        case 0x60:
+            let units = stride(from: from, to: from + 2 * length, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+            return String(decoding: units, as: UTF16.self)
+        default: return nil
+        }
+    }
+
+    /// A marker's length, and where the content after it starts.
+    private static func length(_ bytes: ArraySlice<UInt8>) -> (Int, Int) {
+        let start = bytes.startIndex
+        guard bytes[start] & 0x0F == 0x0F else { return (Int(bytes[start] & 0x0F), start + 1) }
+        let size = 1 << Int(bytes[start + 1] & 0x0F)
+        var value = 0
+        for offset in 0..<size { value = value << 8 | Int(bytes[start + 2 + offset]) }
+        return (value, start + 2 + size)
+    }
+
+    private func leafXML(_ object: Object) -> String? {
+        let bytes = content[object.start..<(object.start + object.count)]
+        let marker = bytes.first!
+        func bigEndian(_ from: Int, _ size: Int) -> UInt64 {
+            (0..<size).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[from + $1]) }
+        }
+        let first = bytes.startIndex
+        switch marker & 0xF0 {
+        case 0x00: return marker == 0x09 ? "<true/>" : "<false/>"
+        case 0x10:
+            let size = 1 << Int(marker & 0x0F)
+            let value: Int128
+            switch size {
+            case 16: value = Int128(bitPattern: UInt128(bigEndian(first + 1, 8)) << 64 | UInt128(bigEndian(first + 9, 8)))
+            case 8: value = Int128(Int64(bitPattern: bigEndian(first + 1, 8)))
+            default: value = Int128(bigEndian(first + 1, size))
+            }
+            return "<integer>\(value)</integer>"
+        case 0x20:
+            let real = marker == 0x22 ? Double(Float(bitPattern: UInt32(bigEndian(first + 1, 4)))) : Double(bitPattern: bigEndian(first + 1, 8))
+            return "<real>" + Self.realText(real) + "</real>"
+        case 0x30:
+            guard let text = ReferenceDate.iso8601(Double(bitPattern: bigEndian(first + 1, 8))) else { return nil }
+            return "<date>" + text + "</date>"
+        case 0x40:
+            let (length, from) = Self.length(bytes)
+            var text = "<data>"
+            var base64: [UInt8] = []
+            ByteFormatting.appendBase64(bytes[from..<(from + length)]) { base64.append($0) }
+            text += String(decoding: base64, as: UTF8.self)
+            return text + "</data>"
+        case 0x50, 0x60:
+            return leafText(object).map { "<string>" + Self.escapedXML($0) + "</string>" }
+        default:
+            let size = Int(marker & 0x0F) + 1
+            return "<dict><key>CF$UID</key><integer>\(bigEndian(first + 1, size))</integer></dict>"
+        }
+    }
+
+    private static func realText(_ real: Double) -> String {
+        if real.isNaN { return "nan" }
+        if real.isInfinite { return real < 0 ? "-infinity" : "+infinity" }
+        return real.description
+    }
+
+    /// Text as XML content: `&`, `<` and `>` as entities, and the control characters XML does
+    /// not keep as they are (all below U+0020 but tab and line feed) as character references.
+    static func escapedXML(_ text: String) -> String {
+        var escaped = ""
+        escaped.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\t", "\n": escaped.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: escaped += "&#\(scalar.value);"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}

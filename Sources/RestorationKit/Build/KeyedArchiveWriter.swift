@@ -11,13 +11,15 @@
 /// `encodeInteger:forKey:` and its kin write them.
 enum KeyedArchiveWriter {
     /// The file `root` describes: an archive node, or (`plain`) a plain property list's root.
-    static func write(_ root: TapeNode, plain: Bool, in view: TapeView) -> [UInt8] {
-        var writing = ArchiveWriting(view: view)
+    /// In `format` (the outer file: nested archives are binary, as UIKit writes them); nil when
+    /// the XML format cannot spell a date the file holds.
+    static func write(_ root: TapeNode, plain: Bool, format: PropertyListFormat = .binary, in view: TapeView) -> [UInt8]? {
+        var writing = ArchiveWriting(view: view, format: format)
         if plain { writing.levels.append(ArchiveWriting.Level(keyed: false)) }
         var walker = TapeWalker()
         walker.walk(root, in: view, &writing)
         // A plain property list's root is the one reference left.
-        if plain { return writing.levels[0].plist.bytes(top: writing.references[0]) }
+        if plain { return writing.levels[0].file(root: writing.references[0], format: format) }
         return writing.result
     }
 }
@@ -30,7 +32,8 @@ private struct ArchiveWriting: TapeVisitor {
     /// The references to the members walked so far of every open container, one after another
     /// (a container's start in the descent's mark).
     var references: [Int] = []
-    var result: [UInt8] = []
+    let format: PropertyListFormat
+    var result: [UInt8]?
 
     struct Level {
         var plist = BinaryPropertyListWriter()
@@ -99,19 +102,25 @@ private struct ArchiveWriting: TapeVisitor {
             return plist.uid(UInt64(uid))
         }
 
-        /// The archive's file, `$top` holding the pairs given.
-        mutating func file(top pairs: ArraySlice<Int>) -> [UInt8] {
+        /// The file of root object `root`, in `format` (see `BinaryPropertyListWriter.xml`).
+        func file(root: Int, format: PropertyListFormat) -> [UInt8]? {
+            format == .xml ? plist.xml(top: root) : plist.bytes(top: root)
+        }
+
+        /// The archive's root object, `$top` holding the pairs given.
+        mutating func archiveRoot(top pairs: ArraySlice<Int>) -> Int {
             let top = plist.dictionary(pairs: pairs)
             let root = plist.dictionary(pairs: [
                 plist.string("$version"), plist.integer(100_000), plist.string("$archiver"), plist.string("NSKeyedArchiver"),
                 plist.string("$top"), top, plist.string("$objects"), plist.array(objects),
             ][...])
-            return plist.bytes(top: root)
+            return root
         }
     }
 
-    init(view: TapeView) {
+    init(view: TapeView, format: PropertyListFormat) {
         self.view = view
+        self.format = format
     }
 
     /// A class, and what its entry is found by: its index in the tape's classes, or for the
@@ -166,10 +175,11 @@ private struct ArchiveWriting: TapeVisitor {
         let reference: Int
         switch node.kind {
         case .archive:
-            let file = levels[last].file(top: references[start...])
-            levels.removeLast()
+            let root = levels[last].archiveRoot(top: references[start...])
+            let level = levels.removeLast()
             references.removeSubrange(start...)
-            guard let parent = levels.indices.last else { return result = file }
+            guard let parent = levels.indices.last else { return result = level.file(root: root, format: format) }
+            let file = level.plist.bytes(top: root)
             let data = file.withUnsafeBytes { levels[parent].plist.data($0) }
             references.append(levels[parent].keyed ? levels[parent].entry(data) : data)
             return
