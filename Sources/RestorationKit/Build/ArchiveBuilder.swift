@@ -52,17 +52,16 @@ public struct BuiltArchive: Sendable {
 /// The document's own members, read into the file's values.
 private struct DocumentReading {
     var reader: DumpDocumentReader
-    var input: JSONInput { reader.input }
 
     /// The file's root node, whether it is a plain property list, and its kind.
     mutating func read() throws(BuildError) -> (TapeNode, Bool, SavedStateKind) {
-        let root = input.root
-        switch input.value(root).kind {
+        let root = reader.input.root
+        switch reader.input.value(root).kind {
         case .object: break
         case .array: throw reader.failure(root, "a document of several files (dump --json of more than one): build them one at a time (jq '.[0]')")
         default: throw reader.failure(root, "expected a dump --json document, an object")
         }
-        if let version = input.member("schemaVersion", of: root), input.value(version.value).kind != .number || input.text(version.value) != "1" {
+        if let version = reader.input.member("schemaVersion", of: root), reader.input.value(version.value).kind != .number || reader.input.text(version.value) != "1" {
             throw reader.failure(version.value, "this build reads schema version 1")
         }
         let kindName = try string("kind", of: root)
@@ -75,16 +74,16 @@ private struct DocumentReading {
             let kind: SavedStateKind = kindName == "sceneActivity" ? .sceneActivity : kindName == "knownSceneSessions" ? .knownSceneSessions : .propertyList
             return (try plainRoot(), true, kind)
         case "macWindowList", "macWindowRecords", "macWindowSnapshot":
-            throw reader.failure(input.member("kind", of: root)!.value, "building macOS window state (\(kindName)) is not supported yet: its records are encrypted with keys from windows.plist")
+            throw reader.failure(reader.input.member("kind", of: root)!.value, "building macOS window state (\(kindName)) is not supported yet: its records are encrypted with keys from windows.plist")
         default:
-            throw reader.failure(input.member("kind", of: root)!.value, "\(String(reflecting: kindName)) is no kind dump writes")
+            throw reader.failure(reader.input.member("kind", of: root)!.value, "\(String(reflecting: kindName)) is no kind dump writes")
         }
     }
 
     /// Member `key` of object `index`, of JSON kind `kind` (or null when `nullable`).
     func member(_ key: String, of index: Int, _ kind: JSONInput.Kind, nullable: Bool = false) throws(BuildError) -> Int? {
-        guard let member = input.member(key, of: index) else { throw reader.failure(index, "the document has no \(key)") }
-        let found = input.value(member.value).kind
+        guard let member = reader.input.member(key, of: index) else { throw reader.failure(index, "the document has no \(key)") }
+        let found = reader.input.value(member.value).kind
         if found == .null, nullable { return nil }
         guard found == kind else { throw reader.failure(member.value, "expected \(kind == .object ? "an object" : kind == .array ? "an array" : "a \(kind)")\(nullable ? " or null" : "")") }
         return member.value
@@ -95,7 +94,7 @@ private struct DocumentReading {
     }
 
     func string(_ key: String, of index: Int) throws(BuildError) -> String {
-        input.text(try member(key, of: index, .string))
+        reader.input.text(try member(key, of: index, .string))
     }
 
     /// The members of object `index` as named fields: an archive's `$top`.
@@ -106,8 +105,8 @@ private struct DocumentReading {
     }
 
     mutating func pushFields(of index: Int, skipping skipped: String? = nil) throws(BuildError) {
-        for member in input.members(of: index) where skipped.map({ !input.keyIs(member, $0) }) ?? true {
-            let key = input.withText(member.key) { reader.builder.text(.string, utf8: $0) }
+        for member in reader.input.members(of: index) where skipped.map({ !reader.input.keyIs(member, $0) }) ?? true {
+            let key = reader.keyNode(member)
             reader.builder.stack.append(key)
             let node = try reader.value(member.value)
             reader.builder.stack.append(node)
@@ -127,9 +126,9 @@ private struct DocumentReading {
     /// A plain property list's root: `appState`, or what it holds under `(root)` when the root
     /// is not a dictionary.
     mutating func plainRoot() throws(BuildError) -> TapeNode {
-        let appState = try member("appState", of: input.root, .object)
-        let members = input.members(of: appState)
-        if members.count == 1, input.key(members.first!) == SavedStateReading.rootKey, input.value(members.first!.value).kind != .object {
+        let appState = try member("appState", of: reader.input.root, .object)
+        let members = reader.input.members(of: appState)
+        if members.count == 1, reader.input.key(members.first!) == SavedStateReading.rootKey, reader.input.value(members.first!.value).kind != .object {
             return try reader.value(members.first!.value, plain: true)
         }
         return try reader.value(appState, plain: true)
@@ -137,7 +136,7 @@ private struct DocumentReading {
 
     /// A restoration archive's `$top`: the metadata, the objects' archives, the app's keys.
     mutating func restorationArchive() throws(BuildError) -> TapeNode {
-        let root = input.root
+        let root = reader.input.root
         let mark = reader.builder.stack.count
         let archive = try member("archive", of: root, .object)
         for (key, name) in [(RestorationKeys.majorVersion, "majorVersion"), (RestorationKeys.minorVersion, "minorVersion")] {
@@ -150,10 +149,10 @@ private struct DocumentReading {
             push(key)
             reader.builder.stack.append(try reader.value(version))
         }
-        if let timestamp = input.member("timestamp", of: root), input.value(timestamp.value).kind != .null {
+        if let timestamp = reader.input.member("timestamp", of: root), reader.input.value(timestamp.value).kind != .null {
             push(RestorationKeys.timestamp)
             // The bare ISO 8601 string is the date's; the tagged form is read as anywhere.
-            let node = input.value(timestamp.value).kind == .string ? try date(timestamp.value) : try reader.value(timestamp.value)
+            let node = reader.input.value(timestamp.value).kind == .string ? try reader.date(timestamp.value) : try reader.value(timestamp.value)
             guard node.kind == .date else { throw reader.failure(timestamp.value, "expected a date") }
             reader.builder.stack.append(node)
         }
@@ -165,56 +164,47 @@ private struct DocumentReading {
         push(RestorationKeys.identifierPaths)
         reader.builder.stack.append(try reader.value(paths))
         let classMap = try member("restorationClassMap", of: root, .object)
-        if input.value(classMap).count > 0 {
+        if reader.input.value(classMap).count > 0 {
             push(RestorationKeys.classMap)
             reader.builder.stack.append(try reader.value(classMap))
         }
-        for object in input.members(of: try member("objects", of: root, .array)) {
+        for object in reader.input.members(of: try member("objects", of: root, .array)) {
             try savedObject(object.value)
         }
         try pushFields(of: try member("appState", of: root, .object))
         return popFields(from: mark, as: .archive)
     }
 
-    /// `timestamp` as `dump` writes it: ISO 8601 text.
-    mutating func date(_ index: Int) throws(BuildError) -> TapeNode {
-        switch ReferenceDate.referenceSeconds(iso8601: Array(input.text(index).utf8)) {
-        case .seconds(let seconds): return TapeNode(.date, payload: seconds.bitPattern)
-        case .malformed: throw reader.failure(index, "expected a date as dump writes it, 2014-07-06T16:05:18Z (a fraction of a second after a point)")
-        case .finerThanADate: throw reader.failure(index, "the fraction of a second is finer than a date holds (a double of seconds since 2001)")
-        }
-    }
-
     /// One entry of `objects`: its archive under its identifier path (its state's keys, its
     /// views' archives under `kViewRestorationDataKey` with the entries there that are no
     /// view's), its entry as it was when it is not an archive, nothing when it had none.
     mutating func savedObject(_ index: Int) throws(BuildError) {
-        guard input.value(index).kind == .object else { throw reader.failure(index, "expected an object of the archive") }
+        guard reader.input.value(index).kind == .object else { throw reader.failure(index, "expected an object of the archive") }
         let path = try string("identifierPath", of: index)
         guard let state = try member("state", of: index, .object, nullable: true) else {
-            guard let entry = input.member("entry", of: index) else { return }
+            guard let entry = reader.input.member("entry", of: index) else { return }
             push(path)
             reader.builder.stack.append(try reader.value(entry.value))
             return
         }
-        let views = input.member("views", of: index).map(\.value)
-        if let views, input.value(views).kind != .object { throw reader.failure(views, "expected an object of view paths") }
+        let views = reader.input.member("views", of: index).map(\.value)
+        if let views, reader.input.value(views).kind != .object { throw reader.failure(views, "expected an object of view paths") }
         push(path)
         let mark = reader.builder.stack.count
         let viewKey = RestorationKeys.viewRestorationData
         try reader.checkArchiveDepth(2, at: state)
         (reader.baseDepth, reader.archiveDepth) = (2, 2)
         defer { (reader.baseDepth, reader.archiveDepth) = (1, 1) }
-        guard let views, input.value(views).count > 0 else {
+        guard let views, reader.input.value(views).count > 0 else {
             try pushFields(of: state)
             return reader.builder.stack.append(popFields(from: mark, as: .archive))
         }
         try pushFields(of: state, skipping: viewKey)
         push(viewKey)
         let dictionaryMark = reader.builder.stack.count
-        for view in input.members(of: views) {
-            push(input.key(view))
-            guard input.value(view.value).kind == .object else { throw reader.failure(view.value, "expected the view's state, an object") }
+        for view in reader.input.members(of: views) {
+            push(reader.input.key(view))
+            guard reader.input.value(view.value).kind == .object else { throw reader.failure(view.value, "expected the view's state, an object") }
             try reader.checkArchiveDepth(3, at: view.value)
             (reader.baseDepth, reader.archiveDepth) = (4, 3)
             let archive = try fields(view.value, as: .archive)
@@ -225,7 +215,7 @@ private struct DocumentReading {
         // `kViewRestorationDataKey` (a damaged archive repeats it) is shown there whole, and
         // one that holds an archive can only be that.
         var repeated: TapeNode?
-        if let leftover = input.member(viewKey, of: state) {
+        if let leftover = reader.input.member(viewKey, of: state) {
             let dictionary = try reader.value(leftover.value)
             let nodes = reader.builder.nodes
             if dictionary.kind == .dictionary, !(0..<dictionary.memberCount).contains(where: { nodes[dictionary.first + dictionary.memberCount + $0].kind == .archive }) {

@@ -10,7 +10,10 @@ struct BinaryPropertyListWriter {
     /// The objects, each as its marker byte and content; containers' content is their
     /// references, kept apart until the file is written.
     private var objects: [Object] = []
+    /// The leaves' encodings, one after another: `content[..<contentEnd]`. The array is kept
+    /// longer than that (zeros past the end), so that a leaf is written with plain stores.
     private var content: [UInt8] = []
+    private var contentEnd = 0
     private var references: [Int] = []
     private var strings = ByteStringTable()
     /// The object of each UID written, by its value (UIDs count up from 0), −1 for none.
@@ -27,76 +30,73 @@ struct BinaryPropertyListWriter {
 
     var count: Int { objects.count }
 
-    private mutating func appendLeaf(_ body: (inout [UInt8]) -> Void) -> Int {
-        let start = content.count
-        body(&content)
-        objects.append(Object(isContainer: false, marker: 0, start: start, count: content.count - start))
+    /// A leaf of at most `maxCount` bytes, which `body` writes.
+    @inline(__always)
+    private mutating func appendLeaf(maxCount: Int, _ body: (inout Cursor) -> Void) -> Int {
+        let start = contentEnd
+        if start + maxCount > content.count {
+            content.append(contentsOf: repeatElement(0, count: max(start + maxCount - content.count, content.count, 4096)))
+        }
+        let count = content.withUnsafeMutableBufferPointer { buffer in
+            var out = Cursor(buffer: UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + maxCount)]))
+            body(&out)
+            return out.position
+        }
+        contentEnd += count
+        objects.append(Object(isContainer: false, marker: 0, start: start, count: count))
         return objects.count - 1
     }
 
-    /// A marker with its length: in its low four bits, or 0xF and an integer after it.
-    private static func appendMarker(_ marker: UInt8, length: Int, to bytes: inout [UInt8]) {
-        guard length >= 15 else { return bytes.append(marker | UInt8(length)) }
-        bytes.append(marker | 0x0F)
-        appendInteger(Int128(length), to: &bytes)
-    }
+    /// The most bytes a marker with a length takes.
+    private static let maxMarkerSize = 10
 
-    /// An integer object: 1, 2 or 4 bytes when it is not negative and fits, 8 bytes in two's
-    /// complement, or 16 bytes past 64 bits, as CoreFoundation writes them.
-    private static func appendInteger(_ value: Int128, to bytes: inout [UInt8]) {
-        let size: Int
+    /// 1, 2, 4, 8 or 16: the bytes an integer object holds `value` in (1, 2 or 4 when it is
+    /// not negative and fits, 8 in two's complement, or 16 past 64 bits, as CoreFoundation
+    /// writes them).
+    private static func integerSize(_ value: Int128) -> Int {
         switch value {
-        case 0...0xFF: size = 1
-        case 0x100...0xFFFF: size = 2
-        case 0x1_0000...0xFFFF_FFFF: size = 4
-        case Int128(Int64.min)...Int128(Int64.max): size = 8
-        default: size = 16
-        }
-        bytes.append(0x10 | UInt8(size.trailingZeroBitCount))
-        for shift in stride(from: (size - 1) * 8, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+        case 0...0xFF: 1
+        case 0x100...0xFFFF: 2
+        case 0x1_0000...0xFFFF_FFFF: 4
+        case Int128(Int64.min)...Int128(Int64.max): 8
+        default: 16
         }
     }
 
     mutating func boolean(_ value: Bool) -> Int {
-        appendLeaf { $0.append(value ? 0x09 : 0x08) }
+        appendLeaf(maxCount: 1) { $0.put(value ? 0x09 : 0x08) }
     }
 
     mutating func integer(_ value: Int128) -> Int {
-        appendLeaf { Self.appendInteger(value, to: &$0) }
+        appendLeaf(maxCount: 17) { $0.putInteger(value) }
     }
 
     mutating func real(_ value: Double) -> Int {
-        appendLeaf { bytes in
-            bytes.append(0x23)
-            Self.appendBigEndian(value.bitPattern, to: &bytes)
+        appendLeaf(maxCount: 9) { out in
+            out.put(0x23)
+            out.put(Int(bitPattern: UInt(value.bitPattern)), size: 8)
         }
     }
 
     mutating func float(_ value: Float) -> Int {
-        appendLeaf { bytes in
-            bytes.append(0x22)
-            let bits = value.bitPattern
-            for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
+        appendLeaf(maxCount: 5) { out in
+            out.put(0x22)
+            out.put(Int(value.bitPattern), size: 4)
         }
     }
 
     /// Seconds since 2001-01-01T00:00:00Z.
     mutating func date(_ seconds: Double) -> Int {
-        appendLeaf { bytes in
-            bytes.append(0x33)
-            Self.appendBigEndian(seconds.bitPattern, to: &bytes)
+        appendLeaf(maxCount: 9) { out in
+            out.put(0x33)
+            out.put(Int(bitPattern: UInt(seconds.bitPattern)), size: 8)
         }
     }
 
-    private static func appendBigEndian(_ value: UInt64, to bytes: inout [UInt8]) {
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-    }
-
     mutating func data(_ data: UnsafeRawBufferPointer) -> Int {
-        appendLeaf { bytes in
-            Self.appendMarker(0x40, length: data.count, to: &bytes)
-            bytes.append(contentsOf: data)
+        appendLeaf(maxCount: Self.maxMarkerSize + data.count) { out in
+            out.putMarker(0x40, length: data.count)
+            out.put(data)
         }
     }
 
@@ -108,34 +108,41 @@ struct BinaryPropertyListWriter {
         return string.withUTF8 { self.string(utf8: UnsafeRawBufferPointer($0)) }
     }
 
+    /// A name the writer gives (`$class`, `NS.objects`…).
+    mutating func string(name: StaticString) -> Int {
+        string(utf8: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
+
     /// A string from its UTF-8 (well formed: the tape's strings are).
     mutating func string(utf8 text: UnsafeRawBufferPointer) -> Int {
-        let hash = ByteStringTable.hash(text)
-        if let known = strings.find(text, hash: hash) { return known }
-        let index = appendLeaf { bytes in
-            if !text.contains(where: { $0 >= 0x80 }) {
-                Self.appendMarker(0x50, length: text.count, to: &bytes)
-                bytes.append(contentsOf: text)
-            } else {
-                let units = Array(String(decoding: text, as: UTF8.self).utf16)
-                Self.appendMarker(0x60, length: units.count, to: &bytes)
-                for unit in units {
-                    bytes.append(UInt8(unit >> 8))
-                    bytes.append(UInt8(truncatingIfNeeded: unit))
-                }
+        let hash = strings.hash(text)
+        if let known = content.withUnsafeBytes({ strings.find(text, hash: hash, content: $0) }) { return known }
+        let index: Int
+        if text.isASCII {
+            index = appendLeaf(maxCount: Self.maxMarkerSize + text.count) { out in
+                out.putMarker(0x50, length: text.count)
+                out.put(text)
             }
+            // Its bytes end its encoding: the table finds them there.
+            strings.insert(text, hash: hash, object: index, inContentAt: contentEnd - text.count)
+        } else {
+            let units = Array(String(decoding: text, as: UTF8.self).utf16)
+            index = appendLeaf(maxCount: Self.maxMarkerSize + 2 * units.count) { out in
+                out.putMarker(0x60, length: units.count)
+                for unit in units { out.put(Int(unit), size: 2) }
+            }
+            strings.insert(text, hash: hash, object: index, inContentAt: nil)
         }
-        strings.insert(text, hash: hash, object: index)
         return index
     }
 
     /// A keyed archive's reference (a UID), in as few bytes as hold it.
     mutating func uid(_ value: UInt64) -> Int {
         if value < UInt64(uids.count), uids[Int(value)] >= 0 { return uids[Int(value)] }
-        let index = appendLeaf { bytes in
-            let size = value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
-            bytes.append(0x80 | UInt8(size - 1))
-            for shift in stride(from: (size - 1) * 8, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        let index = appendLeaf(maxCount: 9) { out in
+            let size = Self.size(of: value)
+            out.put(0x80 | UInt8(size - 1))
+            out.put(Int(bitPattern: UInt(value)), size: size)
         }
         // UIDs are the entries of `$objects`, counted from 0: a table of them all is small.
         if value < 1 << 26 {
@@ -154,11 +161,30 @@ struct BinaryPropertyListWriter {
 
     /// A dictionary of the keys and values given in turn: key, value, key, value.
     mutating func dictionary(pairs: ArraySlice<Int>) -> Int {
+        let first = pairs.startIndex
+        return dictionary(count: pairs.count / 2, key: { pairs[first + 2 * $0] }, value: { pairs[first + 2 * $0 + 1] })
+    }
+
+    /// A dictionary of `count` entries, entry `n` being `key(n)` and `value(n)`: what a caller
+    /// adds to pairs it has is given without making an array of them all.
+    @inline(__always)
+    mutating func dictionary(count: Int, key: (Int) -> Int, value: (Int) -> Int) -> Int {
         let start = references.count
-        for position in stride(from: pairs.startIndex, to: pairs.endIndex, by: 2) { references.append(pairs[position]) }
-        for position in stride(from: pairs.startIndex + 1, to: pairs.endIndex, by: 2) { references.append(pairs[position]) }
-        objects.append(Object(isContainer: true, marker: 0xD0, start: start, count: pairs.count / 2))
+        references.reserveCapacity(start + 2 * count)
+        for entry in 0..<count { references.append(key(entry)) }
+        for entry in 0..<count { references.append(value(entry)) }
+        objects.append(Object(isContainer: true, marker: 0xD0, start: start, count: count))
         return objects.count - 1
+    }
+
+    /// Empty again, keeping what its storage grew to: one writer serves every archive of a
+    /// nesting level in turn.
+    mutating func reset() {
+        objects.removeAll(keepingCapacity: true)
+        contentEnd = 0
+        references.removeAll(keepingCapacity: true)
+        uids.removeAll(keepingCapacity: true)
+        strings.reset()
     }
 
     /// The file, `top` its root object: sized first, then written in one buffer.
@@ -180,54 +206,105 @@ struct BinaryPropertyListWriter {
         let offsetSize = Self.size(of: UInt64(tableOffset))
         let total = tableOffset + objects.count * offsetSize + 32
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            var position = 0
-            func put(_ byte: UInt8) {
-                buffer[position] = byte
-                position += 1
-            }
-            func put(_ value: Int, size: Int) {
-                for shift in stride(from: (size - 1) * 8, through: 0, by: -8) { put(UInt8(truncatingIfNeeded: value >> shift)) }
-            }
-            for byte in "bplist00".utf8 { put(byte) }
+            var out = Cursor(buffer: buffer)
+            out.put(Array("bplist00".utf8))
             content.withUnsafeBufferPointer { content in
                 references.withUnsafeBufferPointer { references in
+                    // Leaves added one after another have their encodings one after another in
+                    // `content`: each such run is copied at once.
+                    var run = 0..<0
                     for object in objects {
                         guard object.isContainer else {
-                            UnsafeMutableBufferPointer(rebasing: buffer[position..<(position + object.count)])
-                                .initialize(from: content[object.start..<(object.start + object.count)])
-                            position += object.count
+                            if object.start == run.upperBound {
+                                run = run.lowerBound..<(object.start + object.count)
+                            } else {
+                                out.put(UnsafeBufferPointer(rebasing: content[run]))
+                                run = object.start..<(object.start + object.count)
+                            }
                             continue
                         }
-                        if object.count < 15 {
-                            put(object.marker | UInt8(object.count))
-                        } else {
-                            put(object.marker | 0x0F)
-                            var marker: [UInt8] = []
-                            Self.appendInteger(Int128(object.count), to: &marker)
-                            marker.forEach(put)
-                        }
+                        out.put(UnsafeBufferPointer(rebasing: content[run]))
+                        run = run.upperBound..<run.upperBound
+                        out.putMarker(object.marker, length: object.count)
                         let count = object.marker == 0xD0 ? 2 * object.count : object.count
-                        for reference in references[object.start..<(object.start + count)] { put(reference, size: referenceSize) }
+                        for reference in references[object.start..<(object.start + count)] { out.put(reference, size: referenceSize) }
                     }
+                    out.put(UnsafeBufferPointer(rebasing: content[run]))
                 }
             }
-            for offset in offsets { put(offset, size: offsetSize) }
-            for _ in 0..<6 { put(0) }
-            put(UInt8(offsetSize))
-            put(UInt8(referenceSize))
-            put(objects.count, size: 8)
-            put(top, size: 8)
-            put(tableOffset, size: 8)
-            initialized = position
+            for offset in offsets { out.put(offset, size: offsetSize) }
+            out.put([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+            out.put(objects.count, size: 8)
+            out.put(top, size: 8)
+            out.put(tableOffset, size: 8)
+            initialized = out.position
+        }
+    }
+
+    /// Where `bytes(top:)` writes next in the buffer it sized: a value of its own, so that the
+    /// writes are plain stores (a local function capturing the position would reach it through
+    /// a box, checked for exclusive access on every byte).
+    private struct Cursor {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        var position = 0
+
+        @inline(__always)
+        mutating func put(_ byte: UInt8) {
+            precondition(position < buffer.count, "the buffer was sized for what it holds")
+            buffer[position] = byte
+            position += 1
+        }
+
+        /// A marker with its length: in its low four bits, or 0xF and an integer after it.
+        @inline(__always)
+        mutating func putMarker(_ marker: UInt8, length: Int) {
+            guard length >= 15 else { return put(marker | UInt8(length)) }
+            put(marker | 0x0F)
+            putInteger(Int128(length))
+        }
+
+        /// An integer object: its marker, then its bytes (`integerSize`), most significant first.
+        mutating func putInteger(_ value: Int128) {
+            let size = BinaryPropertyListWriter.integerSize(value)
+            put(0x10 | UInt8(size.trailingZeroBitCount))
+            if size == 16 { put(Int(truncatingIfNeeded: value >> 64), size: 8) }
+            put(Int(truncatingIfNeeded: value), size: min(size, 8))
+        }
+
+        /// `value`'s low `size` bytes (1, 2, 4 or 8), most significant first.
+        @inline(__always)
+        mutating func put(_ value: Int, size: Int) {
+            precondition(position + size <= buffer.count, "the file was sized for what it holds")
+            let place = UnsafeMutableRawPointer(buffer.baseAddress! + position)
+            switch size {
+            case 1: place.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
+            case 2: place.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, as: UInt16.self)
+            case 4: place.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, as: UInt32.self)
+            case 8: place.storeBytes(of: UInt64(truncatingIfNeeded: value).bigEndian, as: UInt64.self)
+            default: preconditionFailure("a reference or offset takes 1, 2, 4 or 8 bytes")
+            }
+            position += size
+        }
+
+        mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            precondition(position + bytes.count <= buffer.count, "the buffer was sized for what it holds")
+            (buffer.baseAddress! + position).update(from: base, count: bytes.count)
+            position += bytes.count
+        }
+
+        mutating func put(_ bytes: UnsafeRawBufferPointer) {
+            put(bytes.assumingMemoryBound(to: UInt8.self))
+        }
+
+        mutating func put(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { put($0) }
         }
     }
 
     /// How many bytes a container's marker takes for `length` members.
     private static func markerSize(length: Int) -> Int {
-        guard length >= 15 else { return 1 }
-        var bytes: [UInt8] = []
-        appendInteger(Int128(length), to: &bytes)
-        return 1 + bytes.count
+        length >= 15 ? 2 + integerSize(Int128(length)) : 1
     }
 
     /// 1, 2, 4 or 8: the bytes an unsigned `value` needs.
@@ -236,14 +313,18 @@ struct BinaryPropertyListWriter {
     }
 }
 
-/// Distinct byte strings and the object written for each: open addressing over FNV-1a hashes,
-/// the bytes kept once. Swift's `Dictionary` of strings would hash each with SipHash after
-/// normalizing it, for every key of every object.
+/// Distinct byte strings and the object written for each: open addressing over a hash of their
+/// bytes taken eight at a time, the bytes those of the writer's encoding when it holds them as
+/// they are (ASCII), else kept here. Swift's `Dictionary` of strings would hash
+/// each with SipHash after normalizing it, for every key of every object. The hash starts from a
+/// seed of each run, so that a document cannot be made of strings that all land in one slot.
 struct ByteStringTable {
     private struct Entry {
         var hash: UInt64
+        /// Where the bytes are: in the writer's content, or in `bytes`.
         var start: Int
         var count: Int
+        var inContent: Bool
         var object: Int
     }
 
@@ -251,30 +332,54 @@ struct ByteStringTable {
     private var entries: [Entry] = []
     private var bytes: [UInt8] = []
 
-    static func hash(_ text: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    private let seed = UInt64.random(in: .min ... .max)
+
+    /// A multiply and shift per word of the bytes (the last word read as `shortWord` reads one),
+    /// and their count.
+    func hash(_ text: UnsafeRawBufferPointer) -> UInt64 {
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var hash = seed ^ UInt64(text.count)
+        var position = 0
+        while position + 8 <= text.count {
+            hash = (hash ^ text.word(at: position)) &* multiplier
+            hash ^= hash >> 29
+            position += 8
+        }
+        if position < text.count {
+            hash = (hash ^ UnsafeRawBufferPointer(rebasing: text[position...]).shortWord(padding: 0)) &* multiplier
+            hash ^= hash >> 29
+        }
         return hash
     }
 
-    func find(_ text: UnsafeRawBufferPointer, hash: UInt64) -> Int? {
+    /// The object written for `text`, if it is one here; `content` is the writer's.
+    func find(_ text: UnsafeRawBufferPointer, hash: UInt64, content: UnsafeRawBufferPointer) -> Int? {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] >= 0 {
             let entry = entries[Int(slots[slot])]
-            if entry.hash == hash, entry.count == text.count,
-               bytes.withUnsafeBytes({ UnsafeRawBufferPointer(rebasing: $0[entry.start..<(entry.start + entry.count)]).elementsEqual(text) }) {
-                return entry.object
+            if entry.hash == hash, entry.count == text.count {
+                let range = entry.start..<(entry.start + entry.count)
+                let same = entry.inContent
+                    ? UnsafeRawBufferPointer(rebasing: content[range]).hasSameBytes(as: text)
+                    : bytes.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[range]).hasSameBytes(as: text) }
+                if same { return entry.object }
             }
             slot = (slot + 1) & mask
         }
         return nil
     }
 
-    mutating func insert(_ text: UnsafeRawBufferPointer, hash: UInt64, object: Int) {
+    /// Adds `text`, written as `object`; `inContentAt` is where the writer's content holds its
+    /// bytes as they are, if it does.
+    mutating func insert(_ text: UnsafeRawBufferPointer, hash: UInt64, object: Int, inContentAt: Int?) {
         if (entries.count + 1) * 2 > slots.count { grow() }
-        entries.append(Entry(hash: hash, start: bytes.count, count: text.count, object: object))
-        bytes.append(contentsOf: text)
+        if let inContentAt {
+            entries.append(Entry(hash: hash, start: inContentAt, count: text.count, inContent: true, object: object))
+        } else {
+            entries.append(Entry(hash: hash, start: bytes.count, count: text.count, inContent: false, object: object))
+            bytes.appendBytes(text)
+        }
         place(entries.count - 1)
     }
 
@@ -288,6 +393,18 @@ struct ByteStringTable {
     private mutating func grow() {
         slots = [Int32](repeating: -1, count: slots.count * 2)
         for index in entries.indices { place(index) }
+    }
+
+    /// Empty again. Slots past a small table start afresh, so that resetting after one large
+    /// archive does not cost its size for each small one after it.
+    mutating func reset() {
+        entries.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        if slots.count <= 1024 {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+        } else {
+            slots = [Int32](repeating: -1, count: 256)
+        }
     }
 }
 

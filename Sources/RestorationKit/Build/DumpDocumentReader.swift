@@ -53,6 +53,21 @@ struct DumpDocumentReader {
     init(_ input: JSONInput, limits: DecodingLimits) {
         self.input = input
         self.limits = limits
+        // Strings without an escape stay in the document's text, as a decoded file's stay in
+        // the file.
+        builder.source = input.bytes[...]
+    }
+
+    /// A node of `kind` for the string or key text `text` (an index of the input's texts).
+    private mutating func textNode(_ kind: TapeKind, text: Int) -> TapeNode {
+        let place = input.texts[text]
+        guard place.inInput else { return input.withText(text) { builder.text(kind, utf8: $0) } }
+        return input.withText(text) { bytes in
+            var node = TapeNode(kind, count: bytes.count, payload: UInt64(place.offset))
+            node.flags.insert(.inSource)
+            if TextEscaping.isPlain(bytes) { node.flags.insert(.plain) }
+            return node
+        }
     }
 
     /// Refuses a keyed archive nested deeper than the limits let a reader read.
@@ -200,7 +215,7 @@ struct DumpDocumentReader {
         case .number:
             return try number(index)
         case .string:
-            return input.withText(of: index) { builder.text(.string, utf8: $0) }
+            return textNode(.string, text: json.index)
         case .array:
             try push(index, .elements(.array), plain: plain, steps: json.count)
             return nil
@@ -234,30 +249,44 @@ struct DumpDocumentReader {
     }
 
     /// A member's key as a string node.
-    private mutating func keyNode(_ member: JSONInput.Member) -> TapeNode {
-        input.withText(member.key) { builder.text(.string, utf8: $0) }
+    mutating func keyNode(_ member: JSONInput.Member) -> TapeNode {
+        textNode(.string, text: member.key)
     }
 
     private func isClassKey(_ member: JSONInput.Member) -> Bool {
-        input.keyFirstByte(member) == UInt8(ascii: "$") && Self.classKeys.contains(input.key(member))
+        input.keyFirstByte(member) == UInt8(ascii: "$") && (input.keyIs(member, "$class") || input.keyIs(member, "$classes") || input.keyIs(member, "$classhints"))
     }
 
     /// Whether `member`'s key is one of `earlier`'s: compared byte for byte among a few, hashed
     /// among many (`seen` holds those hashed so far).
     private func isRepeated(_ member: JSONInput.Member, among earlier: ArraySlice<JSONInput.Member>, seen: inout Set<ExactText>) -> Bool {
         guard earlier.count >= 16 else {
-            return input.withText(member.key) { key in earlier.contains { other in input.withText(other.key) { $0.elementsEqual(key) } } }
+            return input.withText(member.key) { key in earlier.contains { other in input.withText(other.key) { $0.hasSameBytes(as: key) } } }
         }
         if seen.isEmpty { earlier.forEach { seen.insert(ExactText(input.key($0))) } }
         return !seen.insert(ExactText(input.key(member))).inserted
     }
 
-    /// The tags this reader knows, and the members each may have beside its own.
-    private static let tags: [String: Set<String>] = [
-        "$integer": [], "$real": [], "$float": [], "$date": ["referenceSeconds"], "$data": ["length", "archiveError"],
-        "$set": [], "$orderedSet": [], "$dictionary": [], "$uuid": [], "$url": ["base"], "$ref": [], "$archive": [],
-        "$cycle": [],
-    ]
+    /// A tag of docs/json.md.
+    private enum Tag {
+        case integer, real, float, date, data, set, orderedSet, dictionary, uuid, url, ref, archive, cycle
+        /// An NSValue's structure (`$rect`…), by its `NS.special` code.
+        case special(Int)
+    }
+
+    /// What a tag stands for, the members it may have beside its own, and whether a plain
+    /// property list can hold it.
+    private static let tags: [String: (tag: Tag, others: Set<String>, plain: Bool)] = {
+        var tags: [String: (tag: Tag, others: Set<String>, plain: Bool)] = [
+            "$integer": (.integer, [], true), "$real": (.real, [], true), "$float": (.float, [], true),
+            "$date": (.date, ["referenceSeconds"], true), "$data": (.data, ["length", "archiveError"], true),
+            "$set": (.set, [], false), "$orderedSet": (.orderedSet, [], false), "$dictionary": (.dictionary, [], true),
+            "$uuid": (.uuid, [], false), "$url": (.url, ["base"], false), "$ref": (.ref, [], false),
+            "$archive": (.archive, [], true), "$cycle": (.cycle, [], false),
+        ]
+        for (code, structure) in FoundationValues.specialStructures { tags[String(describing: structure.tag)] = (.special(code), [], false) }
+        return tags
+    }()
 
     /// A JSON object: a tagged value, an object with its class, or a dictionary.
     private mutating func object(_ index: Int, plain: Bool) throws(BuildError) -> TapeNode? {
@@ -270,28 +299,30 @@ struct DumpDocumentReader {
         if input.member("$class", of: index) != nil { return try classObject(index, plain: plain) }
         let tag = input.key(tagged)
         let value = tagged.value
-        if let structure = FoundationValues.specialStructures.first(where: { String(describing: $0.value.tag) == tag }) {
-            guard members.count == 1 else { throw failure(index, "\(tag) has no other member") }
-            guard !plain else { throw failure(index, "a plain property list cannot hold an NSValue") }
-            return try special(structure.key, structure.value, value)
-        }
-        guard let allowed = Self.tags[tag] else {
+        guard let (known, allowed, plainHolds) = Self.tags[tag] else {
             throw failure(value, "\(tag) is not a tag docs/json.md names (a dictionary whose keys begin with $ is written {\"$dictionary\": [[key, value], …]})")
         }
-        for member in members where input.key(member) != tag && !allowed.contains(input.key(member)) {
-            throw failure(member.value, "\(tag) has no member \(input.key(member))")
+        if case .special(let code) = known {
+            guard members.count == 1 else { throw failure(index, "\(tag) has no other member") }
+            guard !plain else { throw failure(index, "a plain property list cannot hold an NSValue") }
+            return try special(code, FoundationValues.specialStructures[code]!, value)
         }
-        if plain, !["$integer", "$real", "$float", "$date", "$data", "$dictionary", "$archive"].contains(tag) {
+        if members.count > 1 {
+            for member in members where input.key(member) != tag && !allowed.contains(input.key(member)) {
+                throw failure(member.value, "\(tag) has no member \(input.key(member))")
+            }
+        }
+        if plain, !plainHolds {
             throw failure(index, "a plain property list cannot hold \(tag)")
         }
         let json = input.value(value)
-        switch tag {
-        case "$integer":
+        switch known {
+        case .integer:
             guard json.kind == .string, let integer = Int128(input.text(value)) else { throw failure(value, "expected the integer's decimal digits in a string") }
             return builder.integer(integer)
-        case "$real":
+        case .real:
             return try real(value)
-        case "$float":
+        case .float:
             // A 4-byte real (`encodeFloat:forKey:`), read at its own precision.
             let float: Float? = switch (json.kind, json.kind == .string || json.kind == .number ? input.text(value) : "") {
             case (.number, let text): Float(text).flatMap { $0.isFinite ? $0 : nil }
@@ -302,54 +333,63 @@ struct DumpDocumentReader {
             }
             guard let float else { throw failure(value, "expected a number within a 4-byte real's range, or \"nan\", \"inf\" or \"-inf\"") }
             return TapeNode(.float, payload: UInt64(float.bitPattern))
-        case "$date":
+        case .date:
             if json.kind == .null {
                 guard let given = input.member("referenceSeconds", of: index) else { throw failure(index, "a date written {\"$date\": null} has referenceSeconds") }
                 return TapeNode(.date, payload: try seconds(given.value).bitPattern)
             }
             guard json.kind == .string, members.count == 1 else { throw failure(value, "expected a date, 2014-07-06T16:05:18Z") }
-            switch ReferenceDate.referenceSeconds(iso8601: Array(input.text(value).utf8)) {
-            case .seconds(let seconds): return TapeNode(.date, payload: seconds.bitPattern)
-            case .malformed: throw failure(value, "expected a date as dump writes it, 2014-07-06T16:05:18Z (a fraction of a second after a point)")
-            case .finerThanADate: throw failure(value, "the fraction of a second is finer than a date holds (a double of seconds since 2001)")
+            return try date(value)
+        case .data:
+            guard json.kind == .string, case .success(let bytes) = input.withText(of: value, { ByteFormatting.base64Bytes($0, allowingSpace: false) }) else {
+                throw failure(value, "expected the bytes in base64")
             }
-        case "$data":
-            guard json.kind == .string, case .success(let bytes) = ByteFormatting.base64Bytes(input.text(value).utf8, allowingSpace: false) else { throw failure(value, "expected the bytes in base64") }
             if let length = input.member("length", of: index) {
                 guard input.value(length.value).kind == .number, Int(input.text(length.value)) == bytes.count else {
                     throw failure(length.value, "length is not the \(bytes.count) bytes the base64 holds")
                 }
             }
             return bytes.withUnsafeBytes { builder.appendText(.data, $0) }
-        case "$set", "$orderedSet":
+        case .set, .orderedSet:
             guard json.kind == .array else { throw failure(value, "expected an array of the \(tag == "$set" ? "set's" : "ordered set's") elements") }
             try push(value, .elements(tag == "$set" ? .set : .orderedSet), plain: false, steps: json.count)
             return nil
-        case "$dictionary":
+        case .dictionary:
             guard json.kind == .array else { throw failure(value, "expected an array of [key, value] pairs") }
             try push(value, .pairs, plain: plain, steps: 2 * json.count)
             return nil
-        case "$uuid":
+        case .uuid:
             guard json.kind == .string, let bytes = Self.uuidBytes(input.text(value)) else { throw failure(value, "expected a UUID, E621E1F8-C36C-495A-93FC-0C247A3E6E5F") }
             return bytes.withUnsafeBytes { builder.appendText(.uuid, $0) }
-        case "$url":
+        case .url:
             guard json.kind == .string else { throw failure(value, "expected the URL's relative string") }
             guard input.member("base", of: index) != nil else { throw failure(index, "a $url has a base (null when it has none)") }
             builder.stack.append(builder.text(.string, input.text(value)))
             try push(index, .url, plain: false, steps: 1, mark: builder.stack.count - 1)
             return nil
-        case "$ref":
+        case .ref:
             guard json.kind == .string else { throw failure(value, "expected the identifier path the reference names") }
             return builder.text(.reference, input.text(value))
-        case "$archive":
+        case .archive:
             guard json.kind == .object else { throw failure(value, "expected the nested archive's $top keys in an object") }
             try checkRepeats(value)
             try push(value, .fields(.archive, classIndex: 0), plain: false, steps: 2 * json.count)
             return nil
-        default:
-            // "$cycle": its number is an index in the original's `$objects`, which the document
+        case .special:
+            preconditionFailure("an NSValue is read above")
+        case .cycle:
+            // `$cycle`: its number is an index in the original's `$objects`, which the document
             // does not keep; no written archive could point it at the same object.
             throw failure(index, "a $cycle cannot be built: the document does not say which enclosing object it refers to")
+        }
+    }
+
+    /// A date as `dump` writes it: ISO 8601 text.
+    func date(_ index: Int) throws(BuildError) -> TapeNode {
+        switch input.withText(of: index, { ReferenceDate.referenceSeconds(iso8601: Array($0)) }) {
+        case .seconds(let seconds): return TapeNode(.date, payload: seconds.bitPattern)
+        case .malformed: throw failure(index, "expected a date as dump writes it, 2014-07-06T16:05:18Z (a fraction of a second after a point)")
+        case .finerThanADate: throw failure(index, "the fraction of a second is finer than a date holds (a double of seconds since 2001)")
         }
     }
 

@@ -63,7 +63,8 @@ struct JSONInput {
 
     /// Whether a member's key is `key`, byte for byte.
     func keyIs(_ member: Member, _ key: String) -> Bool {
-        withText(member.key) { $0.elementsEqual(key.utf8) }
+        var key = key
+        return key.withUTF8 { key in withText(member.key) { $0.hasSameBytes(as: UnsafeRawBufferPointer(key)) } }
     }
 
     /// The first byte of a member's key, if it has one.
@@ -91,30 +92,59 @@ struct JSONInput {
     /// most `maxDepth` deep.
     init(_ bytes: [UInt8], maxDepth: Int, maxValues: Int) throws(BuildError) {
         self.bytes = bytes
-        var reader = Reader(bytes: bytes)
-        try reader.read(into: &self, maxDepth: maxDepth, maxValues: maxValues)
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer, text: bytes)
+            return Result { () throws(BuildError) in try reader.read(into: &self, maxDepth: maxDepth, maxValues: maxValues) }
+        }
+        try result.get()
     }
 
-    /// The reading: a position in the text, and the containers still open.
+    /// The reading: a position in the text, and the containers still open. It reads the text
+    /// through a pointer that lives as long as the reading (`init`'s).
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// The same text, for the line and column of an error.
+        let text: [UInt8]
         var position = 0
         /// Open containers: the value's index, and where its members start in `pending`.
         var open: [(value: Int, start: Int)] = []
         var pending: [Member] = []
 
-        init(bytes: [UInt8]) {
+        init(bytes: UnsafeBufferPointer<UInt8>, text: [UInt8]) {
             self.bytes = bytes
+            self.text = text
         }
 
         func error(_ reason: String, at offset: Int? = nil) -> BuildError {
             let offset = offset ?? position
-            return BuildError(reason, position: TextPosition(of: offset, in: bytes[...]))
+            return BuildError(reason, position: TextPosition(of: offset, in: text[...]))
         }
 
+        /// Moves past white space: at once when there is none (after most keys and values).
+        @inline(__always)
         mutating func skipSpace() {
-            while position < bytes.count {
-                switch bytes[position] {
+            guard position < bytes.count, bytes[position] <= 0x20 else { return }
+            skipSpaceRun()
+        }
+
+        /// A run of white space; a pretty-printed document's indentation eight spaces, or as many
+        /// as a word begins with, at a time.
+        mutating func skipSpaceRun() {
+            let raw = UnsafeRawBufferPointer(bytes)
+            while position < raw.count {
+                if position + 8 <= raw.count {
+                    let notSpaces = raw.word(at: position) ^ 0x2020_2020_2020_2020
+                    #if _endian(little)
+                    let spaces = notSpaces.trailingZeroBitCount / 8
+                    #else
+                    let spaces = notSpaces == 0 ? 8 : 0
+                    #endif
+                    if spaces > 0 {
+                        position += spaces
+                        continue
+                    }
+                }
+                switch raw[position] {
                 case 0x20, 0x09, 0x0A, 0x0D: position += 1
                 default: return
                 }
@@ -131,7 +161,7 @@ struct JSONInput {
         }
 
         mutating func read(into input: inout JSONInput, maxDepth: Int, maxValues: Int) throws(BuildError) {
-            if let invalid = UTF8Check.firstInvalidByte(bytes) { throw error("the text is not UTF-8", at: invalid) }
+            if let invalid = UTF8Check.firstInvalidByte(text) { throw error("the text is not UTF-8", at: invalid) }
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
             while true {
                 skipSpace()
@@ -163,11 +193,18 @@ struct JSONInput {
                     input.values.append(Value(kind: .string, offset: start, index: input.texts.count))
                     input.texts.append(text)
                 case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                    let words: [(String, Kind, Bool)] = [("true", .boolean, true), ("false", .boolean, false), ("null", .null, false)]
-                    guard let (word, kind, flag) = words.first(where: { bytes[position...].starts(with: $0.0.utf8) }) else {
+                    let (word, kind, flag): (StaticString, Kind, Bool) = switch next {
+                    case UInt8(ascii: "t"): ("true", .boolean, true)
+                    case UInt8(ascii: "f"): ("false", .boolean, false)
+                    default: ("null", .null, false)
+                    }
+                    let length = word.utf8CodeUnitCount
+                    guard position + length <= bytes.count,
+                          UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[position..<(position + length)]))
+                          .hasSameBytes(as: UnsafeRawBufferPointer(start: word.utf8Start, count: length)) else {
                         throw error("expected a value, found \(found)")
                     }
-                    position += word.utf8.count
+                    position += length
                     input.values.append(Value(kind: kind, flag: flag, offset: start))
                 default:
                     let isInteger = try readNumber()
@@ -228,6 +265,7 @@ struct JSONInput {
             var runStart = position
             var decodedStart: Int?
             while true {
+                skipPlainWords()
                 guard position < bytes.count else { throw error("a string is not closed", at: start) }
                 let byte = bytes[position]
                 if byte == UInt8(ascii: "\"") { break }
@@ -237,7 +275,7 @@ struct JSONInput {
                     continue
                 }
                 if decodedStart == nil { decodedStart = decoded.count }
-                decoded.append(contentsOf: bytes[runStart..<position])
+                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
                 position += 1
                 guard let escaped = next else { throw error("a string is not closed", at: start) }
                 position += 1
@@ -269,8 +307,32 @@ struct JSONInput {
             }
             defer { position += 1 }
             guard let decodedStart else { return Text(offset: start + 1, count: position - start - 1, inInput: true) }
-            decoded.append(contentsOf: bytes[runStart..<position])
+            decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
             return Text(offset: decodedStart, count: decoded.count - decodedStart, inInput: false)
+        }
+
+        /// Moves past the bytes of a string that need no attention, eight at a time: none is a
+        /// quotation mark, a backslash or a control character.
+        @inline(__always)
+        mutating func skipPlainWords() {
+            let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+            let raw = UnsafeRawBufferPointer(bytes)
+            while position + 8 <= raw.count {
+                let word = raw.word(at: position)
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                // A byte is flagged when it is zero (after the exclusive or) or below 0x20;
+                // a borrow only flags bytes more significant than one that is, so "none" is
+                // exact and, read least significant byte first, the first flagged byte needs
+                // attention.
+                let flagged = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & high
+                guard flagged == 0 else {
+                    #if _endian(little)
+                    position += flagged.trailingZeroBitCount / 8
+                    #endif
+                    return
+                }
+                position += 8
+            }
         }
 
         mutating func readHex() throws(BuildError) -> UInt32 {
@@ -330,7 +392,13 @@ enum UTF8Check {
         bytes.withUnsafeBufferPointer { bytes in
             var index = 0
             let count = bytes.count
+            let raw = UnsafeRawBufferPointer(bytes)
             while index < count {
+                // ASCII, most of a document, eight bytes at a time.
+                if index + 8 <= count, raw.word(at: index) & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
                 if byte < 0x80 {
                     index += 1

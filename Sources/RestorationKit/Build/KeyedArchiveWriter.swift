@@ -15,7 +15,7 @@ enum KeyedArchiveWriter {
     /// the XML format cannot spell a date the file holds.
     static func write(_ root: TapeNode, plain: Bool, format: PropertyListFormat = .binary, in view: TapeView) -> [UInt8]? {
         var writing = ArchiveWriting(view: view, format: format)
-        if plain { writing.levels.append(ArchiveWriting.Level(keyed: false)) }
+        if plain { writing.openLevel(keyed: false) }
         var walker = TapeWalker()
         walker.walk(root, in: view, &writing)
         // A plain property list's root is the one reference left.
@@ -27,8 +27,10 @@ enum KeyedArchiveWriter {
 private struct ArchiveWriting: TapeVisitor {
     let view: TapeView
     /// The files being written, outermost first: the document's, then each nested archive
-    /// whose members are being walked.
+    /// whose members are being walked (`open` of them; those past it are kept for the next
+    /// archives of their depth, so that each does not grow its storage anew).
     var levels: [Level] = []
+    var open = 0
     /// The references to the members walked so far of every open container, one after another
     /// (a container's start in the descent's mark).
     var references: [Int] = []
@@ -45,11 +47,22 @@ private struct ArchiveWriting: TapeVisitor {
         /// The entry of each class, by its index in the tape's classes (Foundation's own,
         /// negative, by `foundationClass`).
         var classes: [Int: Int] = [:]
-        let keyed: Bool
+        var keyed: Bool
 
         init(keyed: Bool) {
             self.keyed = keyed
-            if keyed { objects.append(plist.string("$null")) }
+            if keyed { objects.append(plist.string(name: "$null")) }
+        }
+
+        /// Empty again, as `init(keyed:)` makes it, keeping its storage (the class map
+        /// starts afresh when it grew past a few classes).
+        mutating func reset(keyed: Bool) {
+            plist.reset()
+            objects.removeAll(keepingCapacity: true)
+            stringEntries.removeAll(keepingCapacity: true)
+            if classes.capacity > 64 { classes = [:] } else { classes.removeAll(keepingCapacity: true) }
+            self.keyed = keyed
+            if keyed { objects.append(plist.string(name: "$null")) }
         }
 
         /// A reference to a new entry of `$objects` holding `object`.
@@ -76,29 +89,52 @@ private struct ArchiveWriting: TapeVisitor {
         /// A reference to `$class`'s entry for the class of key `key` (see `classes`).
         mutating func classEntry(_ key: Int, _ objectClass: TapeClass) -> Int {
             if let known = classes[key] { return plist.uid(UInt64(known)) }
-            var pairs = [plist.string("$classname"), plist.string(objectClass.name), plist.string("$classes"), plist.array(objectClass.chain.map { plist.string($0) })]
-            if let hints = objectClass.hints { pairs += [plist.string("$classhints"), plist.array(hints.map { plist.string($0) })] }
+            let (nameKey, name) = (plist.string(name: "$classname"), plist.string(objectClass.name))
+            let (chainKey, chain) = (plist.string(name: "$classes"), strings(objectClass.chain))
+            var (hintsKey, hints) = (-1, -1)
+            if let hintNames = objectClass.hints { (hintsKey, hints) = (plist.string(name: "$classhints"), strings(hintNames)) }
             classes[key] = objects.count
-            return entry(plist.dictionary(pairs: pairs[...]))
+            return entry(plist.dictionary(count: hints < 0 ? 2 : 3, key: { $0 == 0 ? nameKey : $0 == 1 ? chainKey : hintsKey },
+                                          value: { $0 == 0 ? name : $0 == 1 ? chain : hints }))
         }
 
-        /// An object of `objectClass` with `fields` (a name Foundation gives, then the value's
-        /// reference), in a new entry or in the one reserved at `uid`.
-        mutating func object(_ objectClass: ClassKey, fields: [(StaticString, Int)], uid: Int? = nil) -> Int {
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * fields.count) { pairs in
-                for (index, (name, value)) in fields.enumerated() {
-                    pairs[2 * index] = plist.string(utf8: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-                    pairs[2 * index + 1] = value
-                }
-                return object(objectClass, pairs: Array(pairs)[...], uid: uid)
+        /// An array of the strings `names`.
+        private mutating func strings(_ names: [String]) -> Int {
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: names.count) { references in
+                for (index, name) in names.enumerated() { references[index] = plist.string(name) }
+                return plist.array(references)
             }
         }
 
+        /// An object of `objectClass` with the field `name` (one Foundation gives) holding
+        /// `value`'s reference, and `name2` holding `value2` when there is one, in a new entry or
+        /// in the one reserved at `uid`.
+        mutating func object(_ objectClass: ClassKey, _ name: StaticString, _ value: Int, _ name2: StaticString? = nil, _ value2: Int = -1, uid: Int? = nil) -> Int {
+            let key = plist.string(name: name)
+            let key2 = name2.map { plist.string(name: $0) } ?? -1
+            let classReference = classEntry(objectClass.key, objectClass.tapeClass)
+            let classKey = plist.string(name: "$class")
+            let keys = (key, key2, classKey), values = (value, value2, classReference)
+            let count = key2 < 0 ? 2 : 3
+            let dictionary = plist.dictionary(count: count, key: { $0 == 0 ? keys.0 : $0 == count - 1 ? keys.2 : keys.1 },
+                                              value: { $0 == 0 ? values.0 : $0 == count - 1 ? values.2 : values.1 })
+            return place(dictionary, uid: uid)
+        }
+
+        /// An object of `objectClass` whose fields are `pairs` (name, value, name, value…).
         mutating func object(_ objectClass: ClassKey, pairs: ArraySlice<Int>, uid: Int? = nil) -> Int {
             let classReference = classEntry(objectClass.key, objectClass.tapeClass)
-            let dictionary = plist.dictionary(pairs: pairs + [plist.string("$class"), classReference])
-            guard let uid else { return entry(dictionary) }
-            objects[uid] = dictionary
+            let classKey = plist.string(name: "$class")
+            let (first, count) = (pairs.startIndex, pairs.count / 2)
+            let dictionary = plist.dictionary(count: count + 1, key: { $0 < count ? pairs[first + 2 * $0] : classKey },
+                                              value: { $0 < count ? pairs[first + 2 * $0 + 1] : classReference })
+            return place(dictionary, uid: uid)
+        }
+
+        /// A reference to `object`, in a new entry or in the one reserved at `uid`.
+        private mutating func place(_ object: Int, uid: Int?) -> Int {
+            guard let uid else { return entry(object) }
+            objects[uid] = object
             return plist.uid(UInt64(uid))
         }
 
@@ -110,17 +146,28 @@ private struct ArchiveWriting: TapeVisitor {
         /// The archive's root object, `$top` holding the pairs given.
         mutating func archiveRoot(top pairs: ArraySlice<Int>) -> Int {
             let top = plist.dictionary(pairs: pairs)
-            let root = plist.dictionary(pairs: [
-                plist.string("$version"), plist.integer(100_000), plist.string("$archiver"), plist.string("NSKeyedArchiver"),
-                plist.string("$top"), top, plist.string("$objects"), plist.array(objects),
-            ][...])
-            return root
+            let (versionKey, version) = (plist.string(name: "$version"), plist.integer(100_000))
+            let (archiverKey, archiver) = (plist.string(name: "$archiver"), plist.string(name: "NSKeyedArchiver"))
+            let topKey = plist.string(name: "$top")
+            let (objectsKey, objectsArray) = (plist.string(name: "$objects"), plist.array(objects))
+            return plist.dictionary(count: 4, key: { $0 == 0 ? versionKey : $0 == 1 ? archiverKey : $0 == 2 ? topKey : objectsKey },
+                                    value: { $0 == 0 ? version : $0 == 1 ? archiver : $0 == 2 ? top : objectsArray })
         }
     }
 
     init(view: TapeView, format: PropertyListFormat) {
         self.view = view
         self.format = format
+    }
+
+    /// Starts the file of an archive (`keyed`) or plain property list nested in the open ones.
+    mutating func openLevel(keyed: Bool) {
+        if open < levels.count {
+            levels[open].reset(keyed: keyed)
+        } else {
+            levels.append(Level(keyed: keyed))
+        }
+        open += 1
     }
 
     /// A class, and what its entry is found by: its index in the tape's classes, or for the
@@ -144,7 +191,7 @@ private struct ArchiveWriting: TapeVisitor {
     }
 
     mutating func enter(_ node: TapeNode, at place: TapePlace, walker: inout TapeWalker) -> TapeDescent {
-        let last = levels.count - 1
+        let last = open - 1
         let named = place.container.kind == .archive || place.container.kind == .object
         if place.role == .key, named {
             // A field's name is a key of the object's dictionary, not an entry of `$objects`.
@@ -153,7 +200,7 @@ private struct ArchiveWriting: TapeVisitor {
         }
         switch node.kind {
         case .archive:
-            levels.append(Level(keyed: true))
+            openLevel(keyed: true)
             return .all(mark: references.count)
         case .array, .set, .orderedSet, .dictionary, .object, .url:
             guard levels[last].keyed else { return .all(mark: references.count) }
@@ -169,17 +216,18 @@ private struct ArchiveWriting: TapeVisitor {
 
     mutating func exit(_ node: TapeNode, at place: TapePlace, mark: Int) {
         let start = mark & 0xFFFF_FFFF
-        let last = levels.count - 1
+        let last = open - 1
         // The members are read in place (`references[start...]`): a slice kept in a variable
         // would make removing them copy every reference still pending.
         let reference: Int
         switch node.kind {
         case .archive:
             let root = levels[last].archiveRoot(top: references[start...])
-            let level = levels.removeLast()
+            open -= 1
             references.removeSubrange(start...)
-            guard let parent = levels.indices.last else { return result = level.file(root: root, format: format) }
-            let file = level.plist.bytes(top: root)
+            guard last > 0 else { return result = levels[last].file(root: root, format: format) }
+            let parent = last - 1
+            let file = levels[last].plist.bytes(top: root)
             let data = file.withUnsafeBytes { levels[parent].plist.data($0) }
             references.append(levels[parent].keyed ? levels[parent].entry(data) : data)
             return
@@ -198,13 +246,13 @@ private struct ArchiveWriting: TapeVisitor {
         case .array, .set, .orderedSet:
             let elements = level.plist.array(members)
             let objectClass = node.kind == .array ? Self.arrayClass : node.kind == .set ? Self.setClass : Self.orderedSetClass
-            return level.object(objectClass, fields: [("NS.objects", elements)], uid: uid)
+            return level.object(objectClass, "NS.objects", elements, uid: uid)
         case .dictionary:
-            let keys = level.plist.array(stride(from: members.startIndex, to: members.endIndex, by: 2).map { members[$0] })
-            let values = level.plist.array(stride(from: members.startIndex + 1, to: members.endIndex, by: 2).map { members[$0] })
-            return level.object(Self.dictionaryClass, fields: [("NS.keys", keys), ("NS.objects", values)], uid: uid)
+            let keys = level.plist.array(stride(from: members.startIndex, to: members.endIndex, by: 2).lazy.map { members[$0] })
+            let values = level.plist.array(stride(from: members.startIndex + 1, to: members.endIndex, by: 2).lazy.map { members[$0] })
+            return level.object(Self.dictionaryClass, "NS.keys", keys, "NS.objects", values, uid: uid)
         case .url:
-            return level.object(Self.urlClass, fields: [("NS.base", members[members.startIndex + 1]), ("NS.relative", members[members.startIndex])], uid: uid)
+            return level.object(Self.urlClass, "NS.base", members[members.startIndex + 1], "NS.relative", members[members.startIndex], uid: uid)
         default:
             return level.object(tapeClass(of: node, in: view), pairs: members, uid: uid)
         }
@@ -226,11 +274,11 @@ private struct ArchiveWriting: TapeVisitor {
         case .data:
             return level.entry(level.plist.data(view.bytes(of: node)))
         case .date:
-            return level.object(Self.dateClass, fields: [("NS.time", level.plist.real(Double(bitPattern: node.payload)))])
+            return level.object(Self.dateClass, "NS.time", level.plist.real(Double(bitPattern: node.payload)))
         case .uuid:
-            return level.object(Self.uuidClass, fields: [("NS.uuidbytes", level.plist.data(view.bytes(of: node)))])
+            return level.object(Self.uuidClass, "NS.uuidbytes", level.plist.data(view.bytes(of: node)))
         case .reference:
-            return level.object(Self.proxyClass, fields: [(RestorationKeys.proxyPathKey, level.stringEntry(view.bytes(of: node)))])
+            return level.object(Self.proxyClass, RestorationKeys.proxyPathKey, level.stringEntry(view.bytes(of: node)))
         case .special:
             // `NS.special` and the structure's fields: integers and reals inline, strings as entries.
             var pairs: [Int] = []

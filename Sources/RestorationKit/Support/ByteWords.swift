@@ -70,3 +70,12 @@ extension StaticString {
         UnsafeRawBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
     }
 }
+
+extension Array where Element == UInt8 {
+    /// Appends raw bytes in one copy: `append(contentsOf:)` given the raw buffer itself takes
+    /// them one at a time, as any sequence.
+    @inline(__always)
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) {
+        append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+    }
+}

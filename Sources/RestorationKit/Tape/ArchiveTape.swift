@@ -120,7 +120,7 @@ struct TapeBuilder {
     /// A node of `kind` for bytes appended to `text`.
     mutating func appendText(_ kind: TapeKind, _ bytes: UnsafeRawBufferPointer) -> TapeNode {
         let offset = text.count
-        text.append(contentsOf: bytes)
+        text.appendBytes(bytes)
         return TapeNode(kind, count: bytes.count, payload: UInt64(offset))
     }
 
