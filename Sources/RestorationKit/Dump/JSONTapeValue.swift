@@ -43,8 +43,8 @@ struct JSONTapeValue {
             writeTagged("$ref", to: &writer) { $0.writeString(utf8: bytes(of: node)) }
         case .data:
             let error = view.dataError(node)
-            let keys: [StaticString] = error == nil ? ["$data", "length"] : ["$data", "archiveError", "length"]
-            writeMembers(keys.count, to: &writer, key: { MemberKey(keys[$0]) }) { writer, index in
+            let count = error == nil ? 2 : 3
+            writeMembers(count, to: &writer, key: { MemberKey($0 == 0 ? "$data" : $0 == count - 1 ? "length" : "archiveError") }) { writer, index in
                 switch index {
                 case 0: writer.writeBase64(bytes(of: node))
                 case 1 where error != nil: writer.writeString(error!)

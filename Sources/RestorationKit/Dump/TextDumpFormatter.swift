@@ -112,18 +112,19 @@ package struct TextDumpFormatter: Sendable {
 
     /// The objects at `indices`, written from a tape (see `forEachObjectOnTape`).
     private func objects(_ indices: Range<Int>, of archive: RestorationArchive, into out: inout TextOutput) {
+        var walker = TapeWalker()
         archive.forEachObjectOnTape(indices, while: { !out.isFull }) { object, onTape, view in
             let values = TextDumpValues(formatter: self, view: view)
             heading(of: object, into: &out)
             if let entry = onTape.entry {
-                values.fields(1, indent: 1, into: &out) { _ in (.text("Entry"), .node(entry)) }
+                values.fields(1, indent: 1, into: &out, walker: &walker) { _ in (.text("Entry"), .node(entry)) }
             }
             if let state = onTape.state {
-                values.fields(of: state, indent: 1, into: &out)
+                values.fields(of: state, indent: 1, into: &out, walker: &walker)
             }
             for view in onTape.views where !out.isFull {
                 out.line(Self.indentStep + style.paint("View: " + TextEscaping.escape(values.view.string(of: view.path)), .cyan))
-                values.fields(of: view.archive, indent: 2, into: &out)
+                values.fields(of: view.archive, indent: 2, into: &out, walker: &walker)
             }
         }
     }
@@ -138,7 +139,8 @@ package struct TextDumpFormatter: Sendable {
     /// The app state's keys (see `RestorationArchive.withAppStateOnTape`).
     private func appStateFields(_ archive: RestorationArchive, into out: inout TextOutput) {
         archive.withAppStateOnTape { state, view in
-            TextDumpValues(formatter: self, view: view).fields(of: state, indent: 1, into: &out)
+            var walker = TapeWalker()
+            TextDumpValues(formatter: self, view: view).fields(of: state, indent: 1, into: &out, walker: &walker)
         }
     }
 

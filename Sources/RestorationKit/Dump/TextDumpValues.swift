@@ -17,14 +17,15 @@ struct TextDumpValues {
     /// hold one of 100 KB) would otherwise pad every other line of its container to its length.
     static let maximumAlignedLabel = 64
 
-    /// The members of an archive or an object, keys as labels.
-    func fields(of node: TapeNode, indent: Int, into out: inout TextOutput) {
-        fields(node.memberCount, indent: indent, into: &out) { (.key(view.member($0, of: node)), .node(view.value($0, of: node))) }
+    /// The members of an archive or an object, keys as labels. `walker` walks what each holds:
+    /// a writer of many values keeps one, so that its stack grows once.
+    func fields(of node: TapeNode, indent: Int, into out: inout TextOutput, walker: inout TapeWalker) {
+        fields(node.memberCount, indent: indent, into: &out, walker: &walker) { (.key(view.member($0, of: node)), .node(view.value($0, of: node))) }
     }
 
     /// A saved object's state (see `TapeObject.State`).
-    func fields(of state: TapeObject.State, indent: Int, into out: inout TextOutput) {
-        fields(state.count, indent: indent, into: &out) { index in
+    func fields(of state: TapeObject.State, indent: Int, into out: inout TextOutput, walker: inout TapeWalker) {
+        fields(state.count, indent: indent, into: &out, walker: &walker) { index in
             let (key, value) = state.entry(index, in: view)
             return (key.map(Label.key) ?? .text(RestorationKeys.viewRestorationData), value)
         }
@@ -32,21 +33,31 @@ struct TextDumpValues {
 
     /// `count` entries, each line's label aligned with its siblings', each followed by what its
     /// value holds.
-    func fields(_ count: Int, indent: Int, into out: inout TextOutput, _ entry: (Int) -> (Label, TapeValue)) {
+    func fields(_ count: Int, indent: Int, into out: inout TextOutput, walker: inout TapeWalker, _ entry: (Int) -> (Label, TapeValue)) {
         var longest = 0
+        // Whether every key is plain ASCII, as most are: then they are written without a
+        // second look.
+        var keysArePlain = true
         for index in 0..<count {
-            longest = max(longest, labelWidth(entry(index).0))
+            let label = entry(index).0
+            if case .key(let key) = label {
+                let bytes = view.bytes(of: key)
+                let isPlain = TextEscaping.isPlainASCII(bytes)
+                keysArePlain = keysArePlain && isPlain
+                longest = max(longest, isPlain ? bytes.count : labelWidth(label))
+            } else {
+                longest = max(longest, labelWidth(label))
+            }
         }
         for index in 0..<count where !out.isFull {
             let (label, value) = entry(index)
-            line(label, value, indent: indent, longest: longest, into: &out)
-            members(of: value, indent: indent + 1, into: &out)
+            line(label, value, indent: indent, longest: longest, keyIsPlain: keysArePlain, into: &out)
+            members(of: value, indent: indent + 1, into: &out, walker: &walker)
         }
     }
 
     /// The lines of what `value` holds, depth first (see `TapeWalker`).
-    private func members(of value: TapeValue, indent: Int, into out: inout TextOutput) {
-        var walker = TapeWalker()
+    private func members(of value: TapeValue, indent: Int, into out: inout TextOutput, walker: inout TapeWalker) {
         let node: TapeNode
         let descent: TapeDescent
         switch value {
@@ -128,9 +139,9 @@ struct TextDumpValues {
     }
 
     /// One entry's line: indentation, label, dots up to the longest label's end, summary.
-    private func line(_ label: Label, _ value: TapeValue, indent: Int, longest: Int, into out: inout TextOutput) {
+    private func line(_ label: Label, _ value: TapeValue, indent: Int, longest: Int, keyIsPlain: Bool = false, into out: inout TextOutput) {
         out.indent(indent)
-        let width = writeLabel(label, into: &out)
+        let width = writeLabel(label, keyIsPlain: keyIsPlain, into: &out)
         out.dots(max(min(longest, Self.maximumAlignedLabel) - width, 0) + 4)
         writeSummary(value, into: &out)
         out.endLine()
@@ -151,12 +162,12 @@ struct TextDumpValues {
         }
     }
 
-    /// Writes a label, escaped; returns its width.
-    private func writeLabel(_ label: Label, into out: inout TextOutput) -> Int {
+    /// Writes a label, escaped (a key known to be plain ASCII as it is); returns its width.
+    private func writeLabel(_ label: Label, keyIsPlain: Bool, into out: inout TextOutput) -> Int {
         switch label {
         case .key(let key):
             let bytes = view.bytes(of: key)
-            guard TextEscaping.isPlainASCII(bytes) else { return out.appendLabel(String(decoding: bytes, as: UTF8.self)) }
+            guard keyIsPlain || TextEscaping.isPlainASCII(bytes) else { return out.appendLabel(String(decoding: bytes, as: UTF8.self)) }
             out.append(raw: bytes)
             return bytes.count
         case .text(let text):
