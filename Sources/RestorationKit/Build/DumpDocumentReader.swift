@@ -62,12 +62,11 @@ struct DumpDocumentReader {
     private mutating func textNode(_ kind: TapeKind, text: Int) -> TapeNode {
         let place = input.texts[text]
         guard place.inInput else { return input.withText(text) { builder.text(kind, utf8: $0) } }
-        return input.withText(text) { bytes in
-            var node = TapeNode(kind, count: bytes.count, payload: UInt64(place.offset))
-            node.flags.insert(.inSource)
-            if TextEscaping.isPlain(bytes) { node.flags.insert(.plain) }
-            return node
-        }
+        // Not marked `.plain` (no escape needed) as decoding marks strings: the mark only saves a
+        // reader a look at each string, and this tape is written and validated.
+        var node = TapeNode(kind, count: place.count, payload: UInt64(place.offset))
+        node.flags.insert(.inSource)
+        return node
     }
 
     /// Refuses a keyed archive nested deeper than the limits let a reader read.

@@ -64,7 +64,7 @@ struct JSONInput {
     /// Whether a member's key is `key`, byte for byte.
     func keyIs(_ member: Member, _ key: String) -> Bool {
         var key = key
-        return key.withUTF8 { key in withText(member.key) { $0.hasSameBytes(as: UnsafeRawBufferPointer(key)) } }
+        return key.withUTF8 { key in member.key >= 0 && texts[member.key].count == key.count && withText(member.key) { $0.hasSameBytes(as: UnsafeRawBufferPointer(key)) } }
     }
 
     /// The first byte of a member's key, if it has one.
@@ -80,7 +80,10 @@ struct JSONInput {
 
     /// The members of object `index` named `key`.
     func member(_ key: String, of index: Int) -> Member? {
-        members(of: index).first { keyIs($0, key) }
+        var key = key
+        return key.withUTF8 { key in
+            members(of: index).first { $0.key >= 0 && texts[$0.key].count == key.count && withText($0.key) { $0.hasSameBytes(as: UnsafeRawBufferPointer(key)) } }
+        }
     }
 
     /// The line and column of `offset`.
