@@ -24,11 +24,32 @@ struct JSONTapeValue {
     /// which sharing can make deeper than the limits on reading.
     func write(_ node: TapeNode, to writer: inout JSONTextWriter) {
         switch node.kind {
-        case .array, .set, .orderedSet, .dictionary, .archive, .url, .object:
+        case .array, .set, .orderedSet:
+            guard elementsAreLeaves(node) else { return walk(&writer) { walker, writing in writing.open(node, walker: &walker) } }
+            // A list of strings or numbers, as most of a saved state's lists are: written
+            // without setting up a walk, as the walk would write it.
+            let tag: StaticString? = node.kind == .array ? nil : node.kind == .set ? "$set" : "$orderedSet"
+            if let tag {
+                writer.openContainer(UInt8(ascii: "{"))
+                writer.writeKey(MemberKey(tag), first: true)
+            }
+            writer.writeArray(count: node.memberCount) { writer, index in writeLeaf(view.member(index, of: node), to: &writer) }
+            if tag != nil { writer.closeContainer(UInt8(ascii: "}")) }
+        case .dictionary, .archive, .url, .object:
             walk(&writer) { walker, writing in writing.open(node, walker: &walker) }
         case .string, .data, .uuid, .reference, .special, .null, .boolean, .integer, .real, .float, .date, .cycle:
             // Most values are leaves, written without a walk.
             writeLeaf(node, to: &writer)
+        }
+    }
+
+    /// Whether every element of an array or set holds no other value (see `writeLeaf`).
+    private func elementsAreLeaves(_ node: TapeNode) -> Bool {
+        (0..<node.memberCount).allSatisfy { index in
+            switch view.member(index, of: node).kind {
+            case .string, .data, .uuid, .reference, .special, .null, .boolean, .integer, .real, .float, .date, .cycle: true
+            case .array, .set, .orderedSet, .dictionary, .archive, .url, .object: false
+            }
         }
     }
 

@@ -249,14 +249,33 @@ struct JSONTextWriter {
             let plain = !Self.needsEscape(text)
             openContainer(UInt8(ascii: "["))
             var start = 0
-            for position in 0...text.count where position == text.count || text[position] == UInt8(ascii: "/") {
+            while start <= text.count {
+                let end = Self.slash(in: text, from: start)
                 startMember(first: start == 0)
-                let component = UnsafeRawBufferPointer(rebasing: text[start..<position])
+                let component = UnsafeRawBufferPointer(rebasing: text[start..<end])
                 if plain { writePlainString(component) } else { writeString(utf8: component) }
-                start = position + 1
+                start = end + 1
             }
             closeContainer(UInt8(ascii: "]"))
         }
+    }
+
+    /// Where the next `/` of `text` is from `start` on (its end if none), eight bytes at a time:
+    /// the first byte flagged zero after the exclusive or is one (a borrow only flags bytes
+    /// after it), and the word is read least significant byte first.
+    private static func slash(in text: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var position = start
+        #if _endian(little)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        while position + 8 <= text.count {
+            let word = text.word(at: position) ^ (ones &* 0x2F)
+            let found = (word &- ones) & ~word & (ones &* 0x80)
+            if found != 0 { return position + found.trailingZeroBitCount / 8 }
+            position += 8
+        }
+        #endif
+        while position < text.count, text[position] != UInt8(ascii: "/") { position += 1 }
+        return position
     }
 
     mutating func writeArray(count: Int, _ element: (inout JSONTextWriter, Int) -> Void) {
