@@ -56,6 +56,21 @@ final class TapeWalkerTests: XCTestCase {
         .url(ArchiveURL(base: .url(ArchiveURL(base: .null, relative: "b/")), relative: "c")),
     ])
 
+    /// A list whose elements hold nothing is given as its elements, for a reader that writes it
+    /// without a walk; anything else is walked.
+    func testLeafElementsAreThoseOfAFlatList() {
+        func leaves(_ value: ArchiveValue) -> [TapeKind]? {
+            value.tape.withView { view in TapeWalker.leafElements(of: value.node, in: view).map { $0.map(\.kind) } }
+        }
+        XCTAssertEqual(leaves(.array([.integer(1), .string("two"), .uuid([UInt8](repeating: 7, count: 16)), .null])), [.integer, .string, .uuid, .null])
+        XCTAssertEqual(leaves(.set([.string("a")])), [.string])
+        XCTAssertEqual(leaves(.array([])), [])
+        XCTAssertNil(leaves(nested), "an array holding a dictionary and a URL")
+        XCTAssertNil(leaves(.array([.array([])])))
+        XCTAssertNil(leaves(.dictionary(ArchiveDictionary(entries: [.init(key: .string("a"), value: .integer(2))]))))
+        XCTAssertNil(leaves(.integer(1)))
+    }
+
     func testMeetsEveryMemberInOrderAndExitsEachContainer() {
         XCTAssertEqual(events(nested), [
             "start array mark 0",

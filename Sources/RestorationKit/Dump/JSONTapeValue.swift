@@ -25,7 +25,9 @@ struct JSONTapeValue {
     func write(_ node: TapeNode, to writer: inout JSONTextWriter) {
         switch node.kind {
         case .array, .set, .orderedSet:
-            guard elementsAreLeaves(node) else { return walk(&writer) { walker, writing in writing.open(node, walker: &walker) } }
+            guard let elements = TapeWalker.leafElements(of: node, in: view) else {
+                return walk(&writer) { walker, writing in writing.open(node, walker: &walker) }
+            }
             // A list of strings or numbers, as most of a saved state's lists are: written
             // without setting up a walk, as the walk would write it.
             let tag: StaticString? = node.kind == .array ? nil : node.kind == .set ? "$set" : "$orderedSet"
@@ -33,23 +35,13 @@ struct JSONTapeValue {
                 writer.openContainer(UInt8(ascii: "{"))
                 writer.writeKey(MemberKey(tag), first: true)
             }
-            writer.writeArray(count: node.memberCount) { writer, index in writeLeaf(view.member(index, of: node), to: &writer) }
+            writer.writeArray(count: elements.count) { writer, index in writeLeaf(elements[index], to: &writer) }
             if tag != nil { writer.closeContainer(UInt8(ascii: "}")) }
         case .dictionary, .archive, .url, .object:
             walk(&writer) { walker, writing in writing.open(node, walker: &walker) }
         case .string, .data, .uuid, .reference, .special, .null, .boolean, .integer, .real, .float, .date, .cycle:
             // Most values are leaves, written without a walk.
             writeLeaf(node, to: &writer)
-        }
-    }
-
-    /// Whether every element of an array or set holds no other value (see `writeLeaf`).
-    private func elementsAreLeaves(_ node: TapeNode) -> Bool {
-        (0..<node.memberCount).allSatisfy { index in
-            switch view.member(index, of: node).kind {
-            case .string, .data, .uuid, .reference, .special, .null, .boolean, .integer, .real, .float, .date, .cycle: true
-            case .array, .set, .orderedSet, .dictionary, .archive, .url, .object: false
-            }
         }
     }
 
@@ -63,15 +55,22 @@ struct JSONTapeValue {
         case .reference:
             writeTagged("$ref", to: &writer) { $0.writeString(utf8: bytes(of: node)) }
         case .data:
+            // The keys in the order of their bytes, as `writeMembers` would sort them.
             let error = view.dataError(node)
-            let count = error == nil ? 2 : 3
-            writeMembers(count, to: &writer, key: { MemberKey($0 == 0 ? "$data" : $0 == count - 1 ? "length" : "archiveError") }) { writer, index in
-                switch index {
-                case 0: writer.writeBase64(bytes(of: node))
-                case 1 where error != nil: writer.writeString(error!)
-                default: writer.writeInteger(Int64(node.memberCount))
-                }
+            writer.openContainer(UInt8(ascii: "{"))
+            if !writer.isFull {
+                writer.writeKey(MemberKey("$data"), first: true)
+                writer.writeBase64(bytes(of: node))
             }
+            if let error, !writer.isFull {
+                writer.writeKey(MemberKey("archiveError"), first: false)
+                writer.writeString(error)
+            }
+            if !writer.isFull {
+                writer.writeKey(MemberKey("length"), first: false)
+                writer.writeInteger(Int64(node.memberCount))
+            }
+            writer.closeContainer(UInt8(ascii: "}"))
         case .uuid:
             writeTagged("$uuid", to: &writer) { $0.writeString(ByteFormatting.uuidString(Array(bytes(of: node)))) }
         case .special:
@@ -396,7 +395,13 @@ struct JSONTapeValue {
     }
 
     private func writeTagged(_ tag: StaticString, to writer: inout JSONTextWriter, _ value: (inout JSONTextWriter) -> Void) {
-        writeMembers(1, to: &writer, key: { _ in MemberKey(tag) }) { writer, _ in value(&writer) }
+        // `writeMembers` of one member, without its sort.
+        writer.openContainer(UInt8(ascii: "{"))
+        if !writer.isFull {
+            writer.writeKey(MemberKey(tag), first: true)
+            value(&writer)
+        }
+        writer.closeContainer(UInt8(ascii: "}"))
     }
 
     /// An object of `count` members, written in the order of their keys' bytes (equal keys in

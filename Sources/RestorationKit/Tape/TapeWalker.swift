@@ -44,6 +44,15 @@ struct TapeWalker {
         run(above: base, in: view, &visitor)
     }
 
+    /// The elements of `node` when it holds a block of them (an array or set) and none holds
+    /// another value: what a reader writes as one flat list without setting up a walk (a saved
+    /// state's lists of strings and numbers).
+    static func leafElements(of node: TapeNode, in view: TapeView) -> UnsafeBufferPointer<TapeNode>? {
+        guard node.kind.layout == .elements else { return nil }
+        let elements = UnsafeBufferPointer(rebasing: view.nodes[node.first..<(node.first + node.memberCount)])
+        return elements.allSatisfy { $0.kind.layout == .scalar || $0.kind.layout == .bytes } ? elements : nil
+    }
+
     /// Appends a member order for the next container to walk: `positions` are entry (or element)
     /// positions, in the order to visit them. What `TapeDescent.ordered` takes.
     mutating func appendOrder<Positions: Sequence<Int>>(_ positions: Positions) -> Range<Int> {
