@@ -25,5 +25,15 @@ func fuzzBuild(_ input: [UInt8]) {
     guard let again = try? ArchiveBuilder(limits: fuzzLimits).build(json: Array(document.utf8)),
           let reread = try? RestorationArchive(bytes: again.bytes[...], limits: fuzzLimits)
     else { preconditionFailure("the document of a built file does not build again") }
-    precondition(JSONOutput.text([DumpDocument(file: "x", archive: reread)], asArray: false) == document, "the round trip changed the document")
+    precondition(comparable(reread) == comparable(archive), "the round trip changed the document")
+}
+
+/// An archive's document with its notes in one order. The notes on keys `$top` repeats follow
+/// the order of `$top`, which a document does not keep when keys repeat: it lists each path's
+/// object once and the later values among the app's keys, so the file built from it orders
+/// them otherwise (docs/json.md: key order is the document's). Every note is still compared.
+private func comparable(_ archive: RestorationArchive) -> String {
+    var archive = archive
+    archive.notes.sort()
+    return JSONOutput.text([DumpDocument(file: "x", archive: archive)], asArray: false)
 }
