@@ -68,4 +68,27 @@ final class BuildReaderWriterTests: XCTestCase {
             XCTAssertEqual(writer.count, Set(texts).count + 1, "\(distinct)")
         }
     }
+
+    /// The names the writer gives itself are the document's strings of the same bytes, whichever
+    /// comes first in a file: one object each, found again in the next file.
+    func testNamesAndTheDocumentsStringsAreOneString() throws {
+        var writer = BinaryPropertyListWriter()
+        for namesFirst in [true, false, true] {
+            if writer.count > 0 { writer.reset() }
+            var references: [Int] = []
+            for name in WriterName.allCases {
+                let text = name.text.description
+                if namesFirst {
+                    references += [writer.string(name: name), writer.string(text), writer.string(name: name)]
+                } else {
+                    references += [writer.string(text), writer.string(name: name), writer.string(text)]
+                }
+                XCTAssertEqual(Set(references.suffix(3)).count, 1, "\(name)")
+            }
+            XCTAssertEqual(writer.count, WriterName.allCases.count)
+            let root = writer.array(references)
+            let tree = try PlistTree.read(writer.bytes(top: root)[...])
+            XCTAssertEqual(tree.arrayValue?.compactMap(\.stringValue), WriterName.allCases.flatMap { Array(repeating: $0.text.description, count: 3) })
+        }
+    }
 }

@@ -15,7 +15,12 @@ struct BinaryPropertyListWriter {
     private var content: [UInt8] = []
     private var contentEnd = 0
     private var references: [Int] = []
+    /// The bytes the containers' markers take: with the leaves' (`contentEnd`) and the
+    /// references, the size of the objects, known without a pass over them.
+    private var containerMarkerBytes = 0
     private var strings = ByteStringTable()
+    /// The object of each name the writer gives (`WriterName`) that the file holds, −1 for none.
+    private var names = [Int](repeating: -1, count: WriterName.allCases.count)
     /// The object of each UID written, by its value (UIDs count up from 0), −1 for none.
     private var uids: [Int] = []
 
@@ -108,32 +113,51 @@ struct BinaryPropertyListWriter {
         return string.withUTF8 { self.string(utf8: UnsafeRawBufferPointer($0)) }
     }
 
-    /// A name the writer gives (`$class`, `NS.objects`…).
-    mutating func string(name: StaticString) -> Int {
-        string(utf8: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    /// A name the writer gives (`$class`, `NS.objects`…): found by its number once the file
+    /// holds it. A string of the same bytes from the document is noted as the name when it is
+    /// added, so a name not noted is not in the table, and is added without a look.
+    mutating func string(name: WriterName) -> Int {
+        let known = names[name.rawValue]
+        if known >= 0 { return known }
+        let text = name.bytes
+        let index = asciiString(text)
+        strings.insert(text, hash: strings.nameHashes[name.rawValue], object: index, inContentAt: contentEnd - text.count)
+        names[name.rawValue] = index
+        return index
     }
 
     /// A string from its UTF-8 (well formed: the tape's strings are).
     mutating func string(utf8 text: UnsafeRawBufferPointer) -> Int {
-        let hash = strings.hash(text)
-        if let known = content.withUnsafeBytes({ strings.find(text, hash: hash, content: $0) }) { return known }
+        let (hash, isASCII) = strings.hash(text)
+        let found = content.withUnsafeBytes { strings.find(text, hash: hash, content: $0) }
+        guard case .absent(let slot) = found else {
+            guard case .found(let object) = found else { preconditionFailure() }
+            return object
+        }
         let index: Int
-        if text.isASCII {
-            index = appendLeaf(maxCount: Self.maxMarkerSize + text.count) { out in
-                out.putMarker(0x50, length: text.count)
-                out.put(text)
-            }
+        if isASCII {
+            index = asciiString(text)
             // Its bytes end its encoding: the table finds them there.
-            strings.insert(text, hash: hash, object: index, inContentAt: contentEnd - text.count)
+            strings.insert(text, hash: hash, object: index, inContentAt: contentEnd - text.count, slot: slot)
         } else {
             let units = Array(String(decoding: text, as: UTF8.self).utf16)
             index = appendLeaf(maxCount: Self.maxMarkerSize + 2 * units.count) { out in
                 out.putMarker(0x60, length: units.count)
                 for unit in units { out.put(Int(unit), size: 2) }
             }
-            strings.insert(text, hash: hash, object: index, inContentAt: nil)
+            strings.insert(text, hash: hash, object: index, inContentAt: nil, slot: slot)
         }
+        if let name = strings.name(hash: hash, text) { names[name.rawValue] = index }
         return index
+    }
+
+    /// An ASCII string's object, one byte a character.
+    @inline(__always)
+    private mutating func asciiString(_ text: UnsafeRawBufferPointer) -> Int {
+        appendLeaf(maxCount: Self.maxMarkerSize + text.count) { out in
+            out.putMarker(0x50, length: text.count)
+            out.put(text)
+        }
     }
 
     /// A keyed archive's reference (a UID), in as few bytes as hold it.
@@ -155,8 +179,24 @@ struct BinaryPropertyListWriter {
     mutating func array<Elements: Collection<Int>>(_ elements: Elements) -> Int {
         let start = references.count
         references.append(contentsOf: elements)
-        objects.append(Object(isContainer: true, marker: 0xA0, start: start, count: elements.count))
+        return appendContainer(marker: 0xA0, start: start, count: elements.count)
+    }
+
+    /// A container whose references are `references[start...]` (a dictionary's keys, then its
+    /// values), `count` of them or of its entries.
+    @inline(__always)
+    private mutating func appendContainer(marker: UInt8, start: Int, count: Int) -> Int {
+        containerMarkerBytes += Self.markerSize(length: count)
+        objects.append(Object(isContainer: true, marker: marker, start: start, count: count))
         return objects.count - 1
+    }
+
+    /// An array of two objects.
+    mutating func array(_ first: Int, _ second: Int) -> Int {
+        let start = references.count
+        references.append(first)
+        references.append(second)
+        return appendContainer(marker: 0xA0, start: start, count: 2)
     }
 
     /// A dictionary of the keys and values given in turn: key, value, key, value.
@@ -173,8 +213,7 @@ struct BinaryPropertyListWriter {
         references.reserveCapacity(start + 2 * count)
         for entry in 0..<count { references.append(key(entry)) }
         for entry in 0..<count { references.append(value(entry)) }
-        objects.append(Object(isContainer: true, marker: 0xD0, start: start, count: count))
-        return objects.count - 1
+        return appendContainer(marker: 0xD0, start: start, count: count)
     }
 
     /// Empty again, keeping what its storage grew to: one writer serves every archive of a
@@ -183,61 +222,109 @@ struct BinaryPropertyListWriter {
         objects.removeAll(keepingCapacity: true)
         contentEnd = 0
         references.removeAll(keepingCapacity: true)
+        containerMarkerBytes = 0
         uids.removeAll(keepingCapacity: true)
         strings.reset()
+        names.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
     }
 
     /// The file, `top` its root object: sized first, then written in one buffer.
     func bytes(top: Int) -> [UInt8] {
-        let referenceSize = Self.size(of: UInt64(objects.count))
-        var offsets: [Int] = []
-        offsets.reserveCapacity(objects.count)
-        var end = 8
-        for object in objects {
-            offsets.append(end)
-            guard object.isContainer else {
-                end += object.count
-                continue
-            }
-            let references = object.marker == 0xD0 ? 2 * object.count : object.count
-            end += Self.markerSize(length: object.count) + references * referenceSize
+        let layout = layout()
+        return [UInt8](unsafeUninitializedCapacity: layout.size) { buffer, initialized in
+            write(top: top, layout: layout, into: buffer)
+            initialized = layout.size
         }
-        let tableOffset = end
-        let offsetSize = Self.size(of: UInt64(tableOffset))
-        let total = tableOffset + objects.count * offsetSize + 32
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            var out = Cursor(buffer: buffer)
-            out.put(Array("bplist00".utf8))
-            content.withUnsafeBufferPointer { content in
-                references.withUnsafeBufferPointer { references in
-                    // Leaves added one after another have their encodings one after another in
-                    // `content`: each such run is copied at once.
-                    var run = 0..<0
-                    for object in objects {
-                        guard object.isContainer else {
-                            if object.start == run.upperBound {
-                                run = run.lowerBound..<(object.start + object.count)
-                            } else {
-                                out.put(UnsafeBufferPointer(rebasing: content[run]))
-                                run = object.start..<(object.start + object.count)
-                            }
-                            continue
+    }
+
+    /// The file of `nested`, `top` its root object, as a data object of this one: written in
+    /// place, not made first.
+    mutating func data(file nested: borrowing BinaryPropertyListWriter, top: Int) -> Int {
+        let layout = nested.layout()
+        return appendLeaf(maxCount: Self.maxMarkerSize + layout.size) { out in
+            out.putMarker(0x40, length: layout.size)
+            nested.write(top: top, layout: layout, into: UnsafeMutableBufferPointer(rebasing: out.buffer[out.position..<(out.position + layout.size)]))
+            out.position += layout.size
+        }
+    }
+
+    /// The sizes a file's parts take: its references, its offsets, and the whole.
+    private struct Layout {
+        var referenceSize: Int
+        var tableOffset: Int
+        var offsetSize: Int
+        var size: Int
+    }
+
+    private func layout() -> Layout {
+        let referenceSize = Self.size(of: UInt64(objects.count))
+        let end = 8 + contentEnd + containerMarkerBytes + references.count * referenceSize
+        let offsetSize = Self.size(of: UInt64(end))
+        return Layout(referenceSize: referenceSize, tableOffset: end, offsetSize: offsetSize, size: end + objects.count * offsetSize + 32)
+    }
+
+    /// Writes the file into `buffer`, `layout.size` bytes: the objects, and each one's offset
+    /// in the table after them as it is written.
+    private func write(top: Int, layout: Layout, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        var out = Cursor(buffer: buffer)
+        var table = Cursor(buffer: buffer, position: layout.tableOffset)
+        out.put(Array("bplist00".utf8))
+        // The sizes of nested archives (few objects, a few kilobytes) and of a large file, each
+        // written by a loop of its own stores; any other by the same loop over eight bytes.
+        switch (layout.referenceSize, layout.offsetSize) {
+        case (1, 1): writeObjects(&out, &table, references: UInt8.self, offsets: UInt8.self)
+        case (1, 2): writeObjects(&out, &table, references: UInt8.self, offsets: UInt16.self)
+        case (2, 2): writeObjects(&out, &table, references: UInt16.self, offsets: UInt16.self)
+        case (2, 4): writeObjects(&out, &table, references: UInt16.self, offsets: UInt32.self)
+        case (4, 4): writeObjects(&out, &table, references: UInt32.self, offsets: UInt32.self)
+        default: writeObjects(&out, &table, references: UInt64.self, offsets: UInt64.self, sizes: (layout.referenceSize, layout.offsetSize))
+        }
+        precondition(out.position == layout.tableOffset, "the objects take the room they were sized for")
+        table.put([0, 0, 0, 0, 0, 0, UInt8(layout.offsetSize), UInt8(layout.referenceSize)])
+        table.put(objects.count, size: 8)
+        table.put(top, size: 8)
+        table.put(layout.tableOffset, size: 8)
+        precondition(table.position == layout.size, "the file takes the room it was sized for")
+    }
+
+    /// The objects, each one's offset put in `table` as it is written; references and offsets
+    /// in `Reference` and `Offset`, or in their low `sizes` bytes when given.
+    @inline(__always)
+    private func writeObjects<Reference: FixedWidthInteger, Offset: FixedWidthInteger>(
+        _ out: inout Cursor, _ table: inout Cursor, references _: Reference.Type, offsets _: Offset.Type, sizes: (Int, Int)? = nil
+    ) {
+        content.withUnsafeBufferPointer { content in
+            references.withUnsafeBufferPointer { references in
+                // Leaves added one after another have their encodings one after another in
+                // `content`: each such run is copied at once.
+                var run = 0..<0
+                var offset = 8
+                for object in objects {
+                    if let sizes { table.put(offset, size: sizes.1) } else { table.putBigEndian(Offset(truncatingIfNeeded: offset)) }
+                    guard object.isContainer else {
+                        if object.start == run.upperBound {
+                            run = run.lowerBound..<(object.start + object.count)
+                        } else {
+                            out.putRun(UnsafeBufferPointer(rebasing: content[run]))
+                            run = object.start..<(object.start + object.count)
                         }
-                        out.put(UnsafeBufferPointer(rebasing: content[run]))
-                        run = run.upperBound..<run.upperBound
-                        out.putMarker(object.marker, length: object.count)
-                        let count = object.marker == 0xD0 ? 2 * object.count : object.count
-                        for reference in references[object.start..<(object.start + count)] { out.put(reference, size: referenceSize) }
+                        offset += object.count
+                        continue
                     }
-                    out.put(UnsafeBufferPointer(rebasing: content[run]))
+                    out.putRun(UnsafeBufferPointer(rebasing: content[run]))
+                    run = run.upperBound..<run.upperBound
+                    out.putMarker(object.marker, length: object.count)
+                    let count = object.marker == 0xD0 ? 2 * object.count : object.count
+                    let block = UnsafeBufferPointer(rebasing: references[object.start..<(object.start + count)])
+                    if let sizes {
+                        for reference in block { out.put(reference, size: sizes.0) }
+                    } else {
+                        out.putBigEndian(block, as: Reference.self)
+                    }
+                    offset = out.position
                 }
+                out.putRun(UnsafeBufferPointer(rebasing: content[run]))
             }
-            for offset in offsets { out.put(offset, size: offsetSize) }
-            out.put([0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
-            out.put(objects.count, size: 8)
-            out.put(top, size: 8)
-            out.put(tableOffset, size: 8)
-            initialized = out.position
         }
     }
 
@@ -247,6 +334,11 @@ struct BinaryPropertyListWriter {
     private struct Cursor {
         let buffer: UnsafeMutableBufferPointer<UInt8>
         var position = 0
+
+        init(buffer: UnsafeMutableBufferPointer<UInt8>, position: Int = 0) {
+            self.buffer = buffer
+            self.position = position
+        }
 
         @inline(__always)
         mutating func put(_ byte: UInt8) {
@@ -260,6 +352,11 @@ struct BinaryPropertyListWriter {
         mutating func putMarker(_ marker: UInt8, length: Int) {
             guard length >= 15 else { return put(marker | UInt8(length)) }
             put(marker | 0x0F)
+            // Most lengths past 14 (keys, strings, small data) fit one byte.
+            guard length > 0xFF else {
+                put(0x10)
+                return put(UInt8(length))
+            }
             putInteger(Int128(length))
         }
 
@@ -286,11 +383,43 @@ struct BinaryPropertyListWriter {
             position += size
         }
 
-        mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        /// `value`, most significant byte first.
+        @inline(__always)
+        mutating func putBigEndian<Value: FixedWidthInteger>(_ value: Value) {
+            precondition(position + MemoryLayout<Value>.size <= buffer.count, "the file was sized for what it holds")
+            UnsafeMutableRawPointer(buffer.baseAddress! + position).storeBytes(of: value.bigEndian, as: Value.self)
+            position += MemoryLayout<Value>.size
+        }
+
+        /// Each of `values` as a `Value`, most significant byte first.
+        @inline(__always)
+        mutating func putBigEndian<Value: FixedWidthInteger>(_ values: UnsafeBufferPointer<Int>, as _: Value.Type) {
+            let size = MemoryLayout<Value>.size
+            precondition(position + values.count * size <= buffer.count, "the file was sized for what it holds")
+            let place = UnsafeMutableRawPointer(buffer.baseAddress! + position)
+            for (index, value) in values.enumerated() {
+                place.storeBytes(of: Value(truncatingIfNeeded: value).bigEndian, toByteOffset: index * size, as: Value.self)
+            }
+            position += values.count * size
+        }
+
+        /// A run of leaves' encodings, most longer than a few words: copied by `memcpy`.
+        @inline(__always)
+        mutating func putRun(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
             precondition(position + bytes.count <= buffer.count, "the buffer was sized for what it holds")
             (buffer.baseAddress! + position).update(from: base, count: bytes.count)
             position += bytes.count
+        }
+
+        /// Keys and most strings are short: see `copyShortBytes`.
+        @inline(__always)
+        mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let count = bytes.count
+            guard let base = bytes.baseAddress, count > 0 else { return }
+            precondition(position + count <= buffer.count, "the buffer was sized for what it holds")
+            UnsafeMutableRawPointer(buffer.baseAddress! + position).copyShortBytes(from: base, count: count)
+            position += count
         }
 
         mutating func put(_ bytes: UnsafeRawBufferPointer) {
@@ -333,27 +462,60 @@ struct ByteStringTable {
     private var bytes: [UInt8] = []
 
     private let seed = UInt64.random(in: .min ... .max)
+    /// The hash of each `WriterName`, and the names by their hash's top bits (the name's
+    /// number, or −1): a new string is compared with the one name its slot holds, if any.
+    let nameHashes: [UInt64]
+    private let nameSlots: [Int8]
+    private static let nameSlotBits = 10
+
+    init() {
+        let seed = seed
+        nameHashes = WriterName.allCases.map { Self.hash($0.bytes, seed: seed).hash }
+        var slots = [Int8](repeating: -1, count: 1 << Self.nameSlotBits)
+        for (number, hash) in nameHashes.enumerated() {
+            let slot = Int(hash >> (64 - Self.nameSlotBits))
+            // Two names in one slot: −2, and those strings are compared with every name.
+            slots[slot] = slots[slot] == -1 ? Int8(number) : -2
+        }
+        nameSlots = slots
+    }
 
     /// A multiply and shift per word of the bytes (the last word read as `shortWord` reads one),
-    /// and their count.
-    func hash(_ text: UnsafeRawBufferPointer) -> UInt64 {
+    /// and their count; and whether every byte is ASCII, from the same words.
+    func hash(_ text: UnsafeRawBufferPointer) -> (hash: UInt64, isASCII: Bool) {
+        Self.hash(text, seed: seed)
+    }
+
+    @inline(__always)
+    private static func hash(_ text: UnsafeRawBufferPointer, seed: UInt64) -> (hash: UInt64, isASCII: Bool) {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var hash = seed ^ UInt64(text.count)
+        var bits: UInt64 = 0
         var position = 0
         while position + 8 <= text.count {
-            hash = (hash ^ text.word(at: position)) &* multiplier
+            let word = text.word(at: position)
+            bits |= word
+            hash = (hash ^ word) &* multiplier
             hash ^= hash >> 29
             position += 8
         }
         if position < text.count {
-            hash = (hash ^ UnsafeRawBufferPointer(rebasing: text[position...]).shortWord(padding: 0)) &* multiplier
+            let word = UnsafeRawBufferPointer(rebasing: text[position...]).shortWord(padding: 0)
+            bits |= word
+            hash = (hash ^ word) &* multiplier
             hash ^= hash >> 29
         }
-        return hash
+        return (hash, bits & 0x8080_8080_8080_8080 == 0)
+    }
+
+    enum Lookup {
+        case found(object: Int)
+        /// Not here: the empty slot it would take.
+        case absent(slot: Int)
     }
 
     /// The object written for `text`, if it is one here; `content` is the writer's.
-    func find(_ text: UnsafeRawBufferPointer, hash: UInt64, content: UnsafeRawBufferPointer) -> Int? {
+    func find(_ text: UnsafeRawBufferPointer, hash: UInt64, content: UnsafeRawBufferPointer) -> Lookup {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] >= 0 {
@@ -363,24 +525,41 @@ struct ByteStringTable {
                 let same = entry.inContent
                     ? UnsafeRawBufferPointer(rebasing: content[range]).hasSameBytes(as: text)
                     : bytes.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[range]).hasSameBytes(as: text) }
-                if same { return entry.object }
+                if same { return .found(object: entry.object) }
             }
             slot = (slot + 1) & mask
+        }
+        return .absent(slot: slot)
+    }
+
+    /// The writer's name `text` is, if it is one.
+    func name(hash: UInt64, _ text: UnsafeRawBufferPointer) -> WriterName? {
+        let slot = nameSlots[Int(hash >> (64 - Self.nameSlotBits))]
+        if slot == -1 { return nil }
+        let candidates = slot >= 0 ? Int(slot)..<(Int(slot) + 1) : 0..<nameHashes.count
+        for number in candidates where nameHashes[number] == hash {
+            let name = WriterName(rawValue: number)!
+            if name.bytes.hasSameBytes(as: text) { return name }
         }
         return nil
     }
 
     /// Adds `text`, written as `object`; `inContentAt` is where the writer's content holds its
-    /// bytes as they are, if it does.
-    mutating func insert(_ text: UnsafeRawBufferPointer, hash: UInt64, object: Int, inContentAt: Int?) {
-        if (entries.count + 1) * 2 > slots.count { grow() }
+    /// bytes as they are, if it does; `slot` the empty one `find` met, if it looked.
+    mutating func insert(_ text: UnsafeRawBufferPointer, hash: UInt64, object: Int, inContentAt: Int?, slot: Int? = nil) {
         if let inContentAt {
             entries.append(Entry(hash: hash, start: inContentAt, count: text.count, inContent: true, object: object))
         } else {
             entries.append(Entry(hash: hash, start: bytes.count, count: text.count, inContent: false, object: object))
             bytes.appendBytes(text)
         }
-        place(entries.count - 1)
+        if entries.count * 2 > slots.count {
+            grow()
+        } else if let slot {
+            slots[slot] = Int32(entries.count - 1)
+        } else {
+            place(entries.count - 1)
+        }
     }
 
     private mutating func place(_ index: Int) {
@@ -405,6 +584,50 @@ struct ByteStringTable {
         } else {
             slots = [Int32](repeating: -1, count: 256)
         }
+    }
+}
+
+/// The strings the property-list writer names itself: the keys of a keyed archive's root, its
+/// objects' `$class`, a class's keys, the fields Foundation gives its own classes.
+enum WriterName: Int, CaseIterable {
+    case null, version, archiver, keyedArchiver, top, objects
+    case objectClass, className, classChain, classHints
+    case objectsField, keysField, baseField, relativeField, timeField, uuidBytesField, proxyPathField
+    case arrayClass, setClass, orderedSetClass, dictionaryClass, dateClass, uuidClass, urlClass, proxyClass, rootClass
+
+    var text: StaticString {
+        switch self {
+        case .null: "$null"
+        case .version: "$version"
+        case .archiver: "$archiver"
+        case .keyedArchiver: "NSKeyedArchiver"
+        case .top: "$top"
+        case .objects: "$objects"
+        case .objectClass: "$class"
+        case .className: "$classname"
+        case .classChain: "$classes"
+        case .classHints: "$classhints"
+        case .objectsField: "NS.objects"
+        case .keysField: "NS.keys"
+        case .baseField: "NS.base"
+        case .relativeField: "NS.relative"
+        case .timeField: "NS.time"
+        case .uuidBytesField: "NS.uuidbytes"
+        case .proxyPathField: RestorationKeys.proxyPathKey
+        case .arrayClass: "NSArray"
+        case .setClass: "NSSet"
+        case .orderedSetClass: "NSOrderedSet"
+        case .dictionaryClass: "NSDictionary"
+        case .dateClass: "NSDate"
+        case .uuidClass: "NSUUID"
+        case .urlClass: "NSURL"
+        case .proxyClass: RestorationKeys.proxyClassName
+        case .rootClass: "NSObject"
+        }
+    }
+
+    var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 }
 

@@ -228,6 +228,9 @@ struct DumpDocumentReader {
         if input.value(index).flag, let small = input.withText(of: index, Self.smallInteger) {
             return builder.integer(Int128(small))
         }
+        if !input.value(index).flag, let real = input.withText(of: index, ShortDecimal.double) {
+            return TapeNode(.real, payload: real.bitPattern)
+        }
         let text = input.text(index)
         if input.value(index).flag {
             guard let integer = Int128(text) else { throw failure(index, "\(text) is past the 128-bit integers a property list holds") }
@@ -274,18 +277,55 @@ struct DumpDocumentReader {
     }
 
     /// What a tag stands for, the members it may have beside its own, and whether a plain
-    /// property list can hold it.
-    private static let tags: [String: (tag: Tag, others: Set<String>, plain: Bool)] = {
-        var tags: [String: (tag: Tag, others: Set<String>, plain: Bool)] = [
-            "$integer": (.integer, [], true), "$real": (.real, [], true), "$float": (.float, [], true),
-            "$date": (.date, ["referenceSeconds"], true), "$data": (.data, ["length", "archiveError"], true),
-            "$set": (.set, [], false), "$orderedSet": (.orderedSet, [], false), "$dictionary": (.dictionary, [], true),
-            "$uuid": (.uuid, [], false), "$url": (.url, ["base"], false), "$ref": (.ref, [], false),
-            "$archive": (.archive, [], true), "$cycle": (.cycle, [], false),
-        ]
-        for (code, structure) in FoundationValues.specialStructures { tags[String(describing: structure.tag)] = (.special(code), [], false) }
-        return tags
-    }()
+    /// property list can hold it; found by the bytes of its name (most objects of a document
+    /// are tagged values, so no string is made to look one up).
+    private struct TagForm {
+        let text: String
+        let name: [UInt8]
+        let tag: Tag
+        let others: [[UInt8]]
+        let plain: Bool
+
+        init(_ name: String, _ tag: Tag, others: [String] = [], plain: Bool) {
+            text = name
+            self.name = Array(name.utf8)
+            self.tag = tag
+            self.others = others.map { Array($0.utf8) }
+            self.plain = plain
+        }
+    }
+
+    private static let tagForms: [TagForm] = [
+        TagForm("$integer", .integer, plain: true), TagForm("$real", .real, plain: true), TagForm("$float", .float, plain: true),
+        TagForm("$date", .date, others: ["referenceSeconds"], plain: true), TagForm("$data", .data, others: ["length", "archiveError"], plain: true),
+        TagForm("$set", .set, plain: false), TagForm("$orderedSet", .orderedSet, plain: false), TagForm("$dictionary", .dictionary, plain: true),
+        TagForm("$uuid", .uuid, plain: false), TagForm("$url", .url, others: ["base"], plain: false), TagForm("$ref", .ref, plain: false),
+        TagForm("$archive", .archive, plain: true), TagForm("$cycle", .cycle, plain: false),
+    ] + FoundationValues.specialStructures.sorted { $0.key < $1.key }.map { TagForm(String(describing: $0.value.tag), .special($0.key), plain: false) }
+
+    /// Each form's name as `fingerprint` reads one, in the order of `tagForms`.
+    private static let tagFingerprints = tagForms.map { form in form.name.withUnsafeBytes(fingerprint) }
+
+    /// A name's first and last eight bytes (the same bytes, padded, when shorter) and its
+    /// length: integers compared before the bytes are.
+    private static func fingerprint(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64, count: Int) {
+        bytes.count >= 8 ? (bytes.word(at: 0), bytes.word(at: bytes.count - 8), bytes.count) : (bytes.shortWord(padding: 0), 0, bytes.count)
+    }
+
+    /// The form whose name is a member's key.
+    private func tagForm(_ member: JSONInput.Member) -> TagForm? {
+        input.withText(member.key) { key in
+            let print = Self.fingerprint(key)
+            return Self.tagFingerprints.withUnsafeBufferPointer { prints in
+                prints.indices.first { prints[$0] == print && Self.tagForms[$0].name.withUnsafeBytes { $0.hasSameBytes(as: key) } }.map { Self.tagForms[$0] }
+            }
+        }
+    }
+
+    /// Whether a member's key is one of `names`.
+    private func keyIsOne(_ member: JSONInput.Member, of names: [[UInt8]]) -> Bool {
+        input.withText(member.key) { key in names.contains { $0.withUnsafeBytes { $0.hasSameBytes(as: key) } } }
+    }
 
     /// A JSON object: a tagged value, an object with its class, or a dictionary.
     private mutating func object(_ index: Int, plain: Bool) throws(BuildError) -> TapeNode? {
@@ -296,22 +336,23 @@ struct DumpDocumentReader {
             return nil
         }
         if input.member("$class", of: index) != nil { return try classObject(index, plain: plain) }
-        let tag = input.key(tagged)
         let value = tagged.value
-        guard let (known, allowed, plainHolds) = Self.tags[tag] else {
-            throw failure(value, "\(tag) is not a tag docs/json.md names (a dictionary whose keys begin with $ is written {\"$dictionary\": [[key, value], …]})")
+        guard let form = tagForm(tagged) else {
+            throw failure(value, "\(input.key(tagged)) is not a tag docs/json.md names (a dictionary whose keys begin with $ is written {\"$dictionary\": [[key, value], …]})")
         }
+        let known = form.tag
+        let tag = form.text
         if case .special(let code) = known {
             guard members.count == 1 else { throw failure(index, "\(tag) has no other member") }
             guard !plain else { throw failure(index, "a plain property list cannot hold an NSValue") }
             return try special(code, FoundationValues.specialStructures[code]!, value)
         }
         if members.count > 1 {
-            for member in members where input.key(member) != tag && !allowed.contains(input.key(member)) {
+            for member in members where !keyIsOne(member, of: [form.name]) && !keyIsOne(member, of: form.others) {
                 throw failure(member.value, "\(tag) has no member \(input.key(member))")
             }
         }
-        if plain, !plainHolds {
+        if plain, !form.plain {
             throw failure(index, "a plain property list cannot hold \(tag)")
         }
         let json = input.value(value)
@@ -350,8 +391,9 @@ struct DumpDocumentReader {
             }
             return bytes.withUnsafeBytes { builder.appendText(.data, $0) }
         case .set, .orderedSet:
-            guard json.kind == .array else { throw failure(value, "expected an array of the \(tag == "$set" ? "set's" : "ordered set's") elements") }
-            try push(value, .elements(tag == "$set" ? .set : .orderedSet), plain: false, steps: json.count)
+            let isSet = if case .set = known { true } else { false }
+            guard json.kind == .array else { throw failure(value, "expected an array of the \(isSet ? "set's" : "ordered set's") elements") }
+            try push(value, .elements(isSet ? .set : .orderedSet), plain: false, steps: json.count)
             return nil
         case .dictionary:
             guard json.kind == .array else { throw failure(value, "expected an array of [key, value] pairs") }
@@ -440,7 +482,7 @@ struct DumpDocumentReader {
     /// A real given as a number or a `$real` tag.
     private func seconds(_ index: Int) throws(BuildError) -> Double {
         let json = input.value(index)
-        if json.kind == .number, let real = Double(input.text(index)), real.isFinite { return real }
+        if json.kind == .number, let real = input.withText(of: index, ShortDecimal.double) ?? Double(input.text(index)), real.isFinite { return real }
         if json.kind == .string {
             switch input.text(index) {
             case "nan": return .nan

@@ -52,8 +52,10 @@ struct JSONInput {
     /// The UTF-8 of text `text` (an index of `texts`).
     func withText<Result>(_ text: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         let text = texts[text]
-        let buffer = text.inInput ? bytes : decoded
-        return buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[text.offset..<(text.offset + text.count)])) }
+        let range = text.offset..<(text.offset + text.count)
+        // Each array read where it is: choosing one into a variable would retain and release it.
+        if text.inInput { return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) } }
+        return decoded.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
     /// A string's or number's text, as UTF-8 (`withText`) or as a string.
@@ -81,8 +83,15 @@ struct JSONInput {
     /// The members of object `index` named `key`.
     func member(_ key: String, of index: Int) -> Member? {
         var key = key
+        let value = values[index]
         return key.withUTF8 { key in
-            members(of: index).first { $0.key >= 0 && texts[$0.key].count == key.count && withText($0.key) { $0.hasSameBytes(as: UnsafeRawBufferPointer(key)) } }
+            members.withUnsafeBufferPointer { members in
+                for member in members[value.index..<(value.index + value.count)]
+                where member.key >= 0 && texts[member.key].count == key.count && withText(member.key, { $0.hasSameBytes(as: UnsafeRawBufferPointer(key)) }) {
+                    return member
+                }
+                return nil
+            }
         }
     }
 
@@ -109,8 +118,9 @@ struct JSONInput {
         /// The same text, for the line and column of an error.
         let text: [UInt8]
         var position = 0
-        /// Open containers: the value's index, and where its members start in `pending`.
-        var open: [(value: Int, start: Int)] = []
+        /// Open containers: the value's index, where its members start in `pending`, and
+        /// whether it is an object.
+        var open: [(value: Int, start: Int, isObject: Bool)] = []
         var pending: [Member] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>, text: [UInt8]) {
@@ -134,6 +144,24 @@ struct JSONInput {
         /// as a word begins with, at a time.
         mutating func skipSpaceRun() {
             let raw = UnsafeRawBufferPointer(bytes)
+            // The usual run, a line break and an indentation: the spaces a word at a time, up to
+            // the first byte that is not one.
+            if raw[position] == 0x0A {
+                position += 1
+                while position + 8 <= raw.count {
+                    let notSpaces = raw.word(at: position) ^ 0x2020_2020_2020_2020
+                    guard notSpaces == 0 else {
+                        #if _endian(little)
+                        position += notSpaces.trailingZeroBitCount / 8
+                        #else
+                        position += notSpaces.leadingZeroBitCount / 8
+                        #endif
+                        break
+                    }
+                    position += 8
+                }
+                guard position < raw.count, raw[position] <= 0x20 else { return }
+            }
             while position < raw.count {
                 if position + 8 <= raw.count {
                     let notSpaces = raw.word(at: position) ^ 0x2020_2020_2020_2020
@@ -182,7 +210,7 @@ struct JSONInput {
                     let isObject = next == UInt8(ascii: "{")
                     position += 1
                     input.values.append(Value(kind: isObject ? .object : .array, offset: start))
-                    open.append((index, pending.count))
+                    open.append((index, pending.count, isObject))
                     skipSpace()
                     if next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                         position += 1
@@ -217,11 +245,10 @@ struct JSONInput {
                 // After a value: the next member, or the end of containers.
                 while true {
                     skipSpace()
-                    guard let (container, _) = open.last else {
+                    guard let (_, _, isObject) = open.last else {
                         guard position == bytes.count else { throw error("expected the end of the text after the document, found \(found)") }
                         return
                     }
-                    let isObject = input.values[container].kind == .object
                     let end = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                     if next == end {
                         position += 1
@@ -253,7 +280,7 @@ struct JSONInput {
 
         /// Closes the innermost container: its members become a block.
         mutating func close(into input: inout JSONInput) {
-            let (container, start) = open.removeLast()
+            let (container, start, _) = open.removeLast()
             input.values[container].index = input.members.count
             input.values[container].count = pending.count - start
             input.members.append(contentsOf: pending[start...])
@@ -396,9 +423,15 @@ enum UTF8Check {
             var index = 0
             let count = bytes.count
             let raw = UnsafeRawBufferPointer(bytes)
+            let high: UInt64 = 0x8080_8080_8080_8080
             while index < count {
-                // ASCII, most of a document, eight bytes at a time.
-                if index + 8 <= count, raw.word(at: index) & 0x8080_8080_8080_8080 == 0 {
+                // ASCII, most of a document, thirty-two bytes at a time, then eight.
+                if index + 32 <= count,
+                   (raw.word(at: index) | raw.word(at: index + 8) | raw.word(at: index + 16) | raw.word(at: index + 24)) & high == 0 {
+                    index += 32
+                    continue
+                }
+                if index + 8 <= count, raw.word(at: index) & high == 0 {
                     index += 8
                     continue
                 }

@@ -31,6 +31,8 @@ private struct ArchiveWriting: TapeVisitor {
     /// archives of their depth, so that each does not grow its storage anew).
     var levels: [Level] = []
     var open = 0
+    /// Where a nested archive's writer waits while its file is written into its parent's.
+    var spare = BinaryPropertyListWriter()
     /// The references to the members walked so far of every open container, one after another
     /// (a container's start in the descent's mark).
     var references: [Int] = []
@@ -44,25 +46,25 @@ private struct ArchiveWriting: TapeVisitor {
         var objects: [Int] = []
         /// The entry of each string written as one, by its object in `plist` (+1; 0: none).
         var stringEntries: [Int32] = []
-        /// The entry of each class, by its index in the tape's classes (Foundation's own,
-        /// negative, by `foundationClass`).
-        var classes: [Int: Int] = [:]
+        /// The entry of each class, by its `ClassKey.key` past the Foundation classes' negative
+        /// ones, for the file numbered `file` (an entry of an earlier file is none).
+        var classes: [(file: Int, entry: Int)] = []
+        var file = 0
         var keyed: Bool
 
         init(keyed: Bool) {
             self.keyed = keyed
-            if keyed { objects.append(plist.string(name: "$null")) }
+            if keyed { objects.append(plist.string(name: .null)) }
         }
 
-        /// Empty again, as `init(keyed:)` makes it, keeping its storage (the class map
-        /// starts afresh when it grew past a few classes).
+        /// Empty again, as `init(keyed:)` makes it, keeping its storage.
         mutating func reset(keyed: Bool) {
             plist.reset()
             objects.removeAll(keepingCapacity: true)
             stringEntries.removeAll(keepingCapacity: true)
-            if classes.capacity > 64 { classes = [:] } else { classes.removeAll(keepingCapacity: true) }
+            file += 1
             self.keyed = keyed
-            if keyed { objects.append(plist.string(name: "$null")) }
+            if keyed { objects.append(plist.string(name: .null)) }
         }
 
         /// A reference to a new entry of `$objects` holding `object`.
@@ -86,14 +88,25 @@ private struct ArchiveWriting: TapeVisitor {
             return string.withUTF8 { stringEntry(UnsafeRawBufferPointer($0)) }
         }
 
-        /// A reference to `$class`'s entry for the class of key `key` (see `classes`).
-        mutating func classEntry(_ key: Int, _ objectClass: TapeClass) -> Int {
-            if let known = classes[key] { return plist.uid(UInt64(known)) }
-            let (nameKey, name) = (plist.string(name: "$classname"), plist.string(objectClass.name))
-            let (chainKey, chain) = (plist.string(name: "$classes"), strings(objectClass.chain))
+        /// A reference to `$class`'s entry for `objectClass` (see `classes`).
+        mutating func classEntry(_ objectClass: ClassKey) -> Int {
+            let slot = objectClass.key + ClassKey.foundationCount
+            if slot < classes.count, classes[slot].file == file { return plist.uid(UInt64(classes[slot].entry)) }
+            let nameKey = plist.string(name: .className)
+            let name: Int, chainKey: Int, chain: Int
+            if let foundationName = objectClass.foundationName {
+                name = plist.string(name: foundationName)
+                chainKey = plist.string(name: .classChain)
+                chain = plist.array(name, plist.string(name: .rootClass))
+            } else {
+                name = plist.string(objectClass.tapeClass.name)
+                chainKey = plist.string(name: .classChain)
+                chain = strings(objectClass.tapeClass.chain)
+            }
             var (hintsKey, hints) = (-1, -1)
-            if let hintNames = objectClass.hints { (hintsKey, hints) = (plist.string(name: "$classhints"), strings(hintNames)) }
-            classes[key] = objects.count
+            if let hintNames = objectClass.tapeClass.hints { (hintsKey, hints) = (plist.string(name: .classHints), strings(hintNames)) }
+            if slot >= classes.count { classes.append(contentsOf: repeatElement((file: -1, entry: 0), count: slot + 1 - classes.count)) }
+            classes[slot] = (file, objects.count)
             return entry(plist.dictionary(count: hints < 0 ? 2 : 3, key: { $0 == 0 ? nameKey : $0 == 1 ? chainKey : hintsKey },
                                           value: { $0 == 0 ? name : $0 == 1 ? chain : hints }))
         }
@@ -109,11 +122,11 @@ private struct ArchiveWriting: TapeVisitor {
         /// An object of `objectClass` with the field `name` (one Foundation gives) holding
         /// `value`'s reference, and `name2` holding `value2` when there is one, in a new entry or
         /// in the one reserved at `uid`.
-        mutating func object(_ objectClass: ClassKey, _ name: StaticString, _ value: Int, _ name2: StaticString? = nil, _ value2: Int = -1, uid: Int? = nil) -> Int {
+        mutating func object(_ objectClass: ClassKey, _ name: WriterName, _ value: Int, _ name2: WriterName? = nil, _ value2: Int = -1, uid: Int? = nil) -> Int {
             let key = plist.string(name: name)
             let key2 = name2.map { plist.string(name: $0) } ?? -1
-            let classReference = classEntry(objectClass.key, objectClass.tapeClass)
-            let classKey = plist.string(name: "$class")
+            let classReference = classEntry(objectClass)
+            let classKey = plist.string(name: .objectClass)
             let keys = (key, key2, classKey), values = (value, value2, classReference)
             let count = key2 < 0 ? 2 : 3
             let dictionary = plist.dictionary(count: count, key: { $0 == 0 ? keys.0 : $0 == count - 1 ? keys.2 : keys.1 },
@@ -123,8 +136,8 @@ private struct ArchiveWriting: TapeVisitor {
 
         /// An object of `objectClass` whose fields are `pairs` (name, value, name, value…).
         mutating func object(_ objectClass: ClassKey, pairs: ArraySlice<Int>, uid: Int? = nil) -> Int {
-            let classReference = classEntry(objectClass.key, objectClass.tapeClass)
-            let classKey = plist.string(name: "$class")
+            let classReference = classEntry(objectClass)
+            let classKey = plist.string(name: .objectClass)
             let (first, count) = (pairs.startIndex, pairs.count / 2)
             let dictionary = plist.dictionary(count: count + 1, key: { $0 < count ? pairs[first + 2 * $0] : classKey },
                                               value: { $0 < count ? pairs[first + 2 * $0 + 1] : classReference })
@@ -146,10 +159,10 @@ private struct ArchiveWriting: TapeVisitor {
         /// The archive's root object, `$top` holding the pairs given.
         mutating func archiveRoot(top pairs: ArraySlice<Int>) -> Int {
             let top = plist.dictionary(pairs: pairs)
-            let (versionKey, version) = (plist.string(name: "$version"), plist.integer(100_000))
-            let (archiverKey, archiver) = (plist.string(name: "$archiver"), plist.string(name: "NSKeyedArchiver"))
-            let topKey = plist.string(name: "$top")
-            let (objectsKey, objectsArray) = (plist.string(name: "$objects"), plist.array(objects))
+            let (versionKey, version) = (plist.string(name: .version), plist.integer(100_000))
+            let (archiverKey, archiver) = (plist.string(name: .archiver), plist.string(name: .keyedArchiver))
+            let topKey = plist.string(name: .top)
+            let (objectsKey, objectsArray) = (plist.string(name: .objects), plist.array(objects))
             return plist.dictionary(count: 4, key: { $0 == 0 ? versionKey : $0 == 1 ? archiverKey : $0 == 2 ? topKey : objectsKey },
                                     value: { $0 == 0 ? version : $0 == 1 ? archiver : $0 == 2 ? top : objectsArray })
         }
@@ -173,17 +186,23 @@ private struct ArchiveWriting: TapeVisitor {
     /// A class, and what its entry is found by: its index in the tape's classes, or for the
     /// Foundation classes the writer names itself a negative number of their own.
     struct ClassKey {
+        /// How many Foundation classes have a key (below 0) of their own.
+        static let foundationCount = 8
+
         let key: Int
         let tapeClass: TapeClass
+        /// A Foundation class's name, which the writer gives (its chain: it, then NSObject).
+        var foundationName: WriterName?
     }
 
-    static func foundationClass(_ name: String, _ key: Int) -> ClassKey {
-        ClassKey(key: key, tapeClass: TapeClass(name: name, chain: [name, "NSObject"], hints: nil))
+    static func foundationClass(_ name: WriterName, _ key: Int) -> ClassKey {
+        let text = name.text.description
+        return ClassKey(key: key, tapeClass: TapeClass(name: text, chain: [text, "NSObject"], hints: nil), foundationName: name)
     }
 
-    static let arrayClass = foundationClass("NSArray", -1), setClass = foundationClass("NSSet", -2), orderedSetClass = foundationClass("NSOrderedSet", -3)
-    static let dictionaryClass = foundationClass("NSDictionary", -4), dateClass = foundationClass("NSDate", -5), uuidClass = foundationClass("NSUUID", -6)
-    static let urlClass = foundationClass("NSURL", -7), proxyClass = foundationClass(RestorationKeys.proxyClass, -8)
+    static let arrayClass = foundationClass(.arrayClass, -1), setClass = foundationClass(.setClass, -2), orderedSetClass = foundationClass(.orderedSetClass, -3)
+    static let dictionaryClass = foundationClass(.dictionaryClass, -4), dateClass = foundationClass(.dateClass, -5), uuidClass = foundationClass(.uuidClass, -6)
+    static let urlClass = foundationClass(.urlClass, -7), proxyClass = foundationClass(.proxyClass, -8)
 
     /// An object node's class.
     static func tapeClass(of node: TapeNode, in view: TapeView) -> ClassKey {
@@ -227,8 +246,11 @@ private struct ArchiveWriting: TapeVisitor {
             references.removeSubrange(start...)
             guard last > 0 else { return result = levels[last].file(root: root, format: format) }
             let parent = last - 1
-            let file = levels[last].plist.bytes(top: root)
-            let data = file.withUnsafeBytes { levels[parent].plist.data($0) }
+            // Written into the parent's file in place: the nested file's writer is moved out of
+            // the array while it is read (a move, not a copy of its storage), then back.
+            swap(&levels[last].plist, &spare)
+            let data = levels[parent].plist.data(file: spare, top: root)
+            swap(&levels[last].plist, &spare)
             references.append(levels[parent].keyed ? levels[parent].entry(data) : data)
             return
         case _ where !levels[last].keyed:
@@ -246,13 +268,13 @@ private struct ArchiveWriting: TapeVisitor {
         case .array, .set, .orderedSet:
             let elements = level.plist.array(members)
             let objectClass = node.kind == .array ? Self.arrayClass : node.kind == .set ? Self.setClass : Self.orderedSetClass
-            return level.object(objectClass, "NS.objects", elements, uid: uid)
+            return level.object(objectClass, .objectsField, elements, uid: uid)
         case .dictionary:
             let keys = level.plist.array(stride(from: members.startIndex, to: members.endIndex, by: 2).lazy.map { members[$0] })
             let values = level.plist.array(stride(from: members.startIndex + 1, to: members.endIndex, by: 2).lazy.map { members[$0] })
-            return level.object(Self.dictionaryClass, "NS.keys", keys, "NS.objects", values, uid: uid)
+            return level.object(Self.dictionaryClass, .keysField, keys, .objectsField, values, uid: uid)
         case .url:
-            return level.object(Self.urlClass, "NS.base", members[members.startIndex + 1], "NS.relative", members[members.startIndex], uid: uid)
+            return level.object(Self.urlClass, .baseField, members[members.startIndex + 1], .relativeField, members[members.startIndex], uid: uid)
         default:
             return level.object(tapeClass(of: node, in: view), pairs: members, uid: uid)
         }
@@ -274,11 +296,11 @@ private struct ArchiveWriting: TapeVisitor {
         case .data:
             return level.entry(level.plist.data(view.bytes(of: node)))
         case .date:
-            return level.object(Self.dateClass, "NS.time", level.plist.real(Double(bitPattern: node.payload)))
+            return level.object(Self.dateClass, .timeField, level.plist.real(Double(bitPattern: node.payload)))
         case .uuid:
-            return level.object(Self.uuidClass, "NS.uuidbytes", level.plist.data(view.bytes(of: node)))
+            return level.object(Self.uuidClass, .uuidBytesField, level.plist.data(view.bytes(of: node)))
         case .reference:
-            return level.object(Self.proxyClass, RestorationKeys.proxyPathKey, level.stringEntry(view.bytes(of: node)))
+            return level.object(Self.proxyClass, .proxyPathField, level.stringEntry(view.bytes(of: node)))
         case .special:
             // `NS.special` and the structure's fields: integers and reals inline, strings as entries.
             var pairs: [Int] = []

@@ -12,13 +12,14 @@ public enum RestorationKeys {
     public static let children = childrenKey.description
     public static let presentedViewController = presentedViewControllerKey.description
     public static let tabBarSelectedViewController = tabBarSelectedViewControllerKey.description
-    public static let proxyClass = "_UIObjectIdentifierPathProxy"
-    public static let proxyPath = "kObjectIdentifierPathProxyIdentifierPathKey"
+    public static let proxyClass = proxyClassName.description
+    public static let proxyPath = proxyPathKey.description
     public static let firstResponders = firstRespondersKey.description
 
     // The same keys for readers that compare a tape's bytes.
     static let viewRestorationDataKey: StaticString = "kViewRestorationDataKey"
     static let proxyPathKey: StaticString = "kObjectIdentifierPathProxyIdentifierPathKey"
+    static let proxyClassName: StaticString = "_UIObjectIdentifierPathProxy"
     static let childrenKey: StaticString = "kUIViewControllerChildrenKey"
     static let tabBarSelectedViewControllerKey: StaticString = "kTabBarSelectedViewControllerKey"
     static let presentedViewControllerKey: StaticString = "kPresentedViewControllerKey"

@@ -59,28 +59,13 @@ final class ByteBuffer: @unchecked Sendable {
         count += 1
     }
 
-    /// Most pieces are a few bytes (a key, a number, `": "`): those up to 16 are copied as two
-    /// words that may overlap, not by a call to `memcpy`.
+    /// Most pieces are a few bytes (a key, a number, `": "`): see `copyShortBytes`.
     @inline(__always)
     func append(contentsOf source: UnsafeRawBufferPointer) {
         let added = source.count
         guard added > 0, let from = source.baseAddress else { return }
         if count + added > capacity { resize(to: max(2 * capacity, count + added)) }
-        let to = UnsafeMutableRawPointer(start + count)
-        switch added {
-        case 8...16:
-            let (head, tail) = (from.loadUnaligned(as: UInt64.self), from.loadUnaligned(fromByteOffset: added - 8, as: UInt64.self))
-            to.storeBytes(of: head, as: UInt64.self)
-            to.storeBytes(of: tail, toByteOffset: added - 8, as: UInt64.self)
-        case 4..<8:
-            let (head, tail) = (from.loadUnaligned(as: UInt32.self), from.loadUnaligned(fromByteOffset: added - 4, as: UInt32.self))
-            to.storeBytes(of: head, as: UInt32.self)
-            to.storeBytes(of: tail, toByteOffset: added - 4, as: UInt32.self)
-        case 1..<4:
-            for offset in 0..<added { to.storeBytes(of: from.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self) }
-        default:
-            to.copyMemory(from: from, byteCount: added)
-        }
+        UnsafeMutableRawPointer(start + count).copyShortBytes(from: from, count: added)
         count += added
     }
 

@@ -79,3 +79,26 @@ extension Array where Element == UInt8 {
         append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
     }
 }
+
+extension UnsafeMutableRawPointer {
+    /// Copies `count` bytes from `source`, which do not overlap these. The writers' pieces are
+    /// mostly a few bytes (a key, a number, `": "`): up to sixteen are copied as two loads and
+    /// stores that may overlap, not by a call to `memcpy`.
+    @inline(__always)
+    func copyShortBytes(from source: UnsafeRawPointer, count: Int) {
+        switch count {
+        case 8...16:
+            let (head, tail) = (source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+            storeBytes(of: head, as: UInt64.self)
+            storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        case 4..<8:
+            let (head, tail) = (source.loadUnaligned(as: UInt32.self), source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            storeBytes(of: head, as: UInt32.self)
+            storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        case 1..<4:
+            for offset in 0..<count { storeBytes(of: source.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self) }
+        default:
+            copyMemory(from: source, byteCount: count)
+        }
+    }
+}

@@ -104,8 +104,8 @@ package enum ReferenceDate {
             }
             return value
         }
-        func separator(_ index: Int, _ expected: Character) -> Bool {
-            index < characters.count && characters[index] == expected.asciiValue
+        func separator(_ index: Int, _ expected: Unicode.Scalar) -> Bool {
+            index < characters.count && characters[index] == UInt8(ascii: expected)
         }
         guard let year = number(0..<4), separator(4, "-"), let month = number(5..<7), separator(7, "-"),
               let day = number(8..<10), separator(10, "T"), let hour = number(11..<13), separator(13, ":"),
@@ -113,19 +113,23 @@ package enum ReferenceDate {
               (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
         else { return .malformed }
         var end = 19
-        var fraction: [UInt8] = []
-        if separator(end, ".") {
-            end += 1
-            while isDigit(end) {
-                fraction.append(characters[end])
-                end += 1
-            }
-        }
+        let fractionStart = separator(end, ".") ? end + 1 : end
+        end = fractionStart
+        while isDigit(end) { end += 1 }
         guard separator(end, "Z"), end + 1 == characters.count else { return .malformed }
         let days = daysSince1970(year: year, month: month, day: day) - unixOffsetDays
         let whole = days * 86_400 + hour * 3_600 + minute * 60 + second
-        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
-        guard !fraction.isEmpty else { return .seconds(Double(whole)) }
+        var fractionEnd = end
+        while fractionEnd > fractionStart, characters[fractionEnd - 1] == UInt8(ascii: "0") { fractionEnd -= 1 }
+        guard fractionEnd > fractionStart else { return .seconds(Double(whole)) }
+        // Short enough to be read back as written (see `ShortDecimal`): the shortest decimal
+        // of the double is these digits, so the fraction is not finer than a date holds.
+        let fractionDigits = fractionEnd - fractionStart
+        if whole >= 0, fractionDigits <= ShortDecimal.maxDigits, Double(whole) < ShortDecimal.powersOfTen[ShortDecimal.maxDigits - fractionDigits] {
+            let mantissa = characters[fractionStart..<fractionEnd].reduce(UInt64(whole)) { $0 * 10 + UInt64($1 - UInt8(ascii: "0")) }
+            return .seconds(ShortDecimal.exact(mantissa, fractionDigits: fractionDigits, negative: false))
+        }
+        let fraction = Array(characters[fractionStart..<fractionEnd])
         // Whole seconds and fraction as one decimal, so that the double is correctly rounded.
         // Before 2001 the instant is −(|whole| − 1 + (1 − fraction)).
         let decimal = whole >= 0

@@ -71,9 +71,19 @@ enum ReferenceRules {
             // differ, allocates nothing. Each key's bytes are found once; a key's length is
             // known without reading its bytes, which are compared only for keys of one length.
             return withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: count) { keys in
-                for index in 0..<count { (keys.baseAddress! + index).initialize(to: key(index)) }
+                // Only keys whose lengths (modulo 64) another key shares can repeat: in the
+                // usual state none or a few do, and only those are compared.
+                var lengths: UInt64 = 0, sharedLengths: UInt64 = 0
+                for index in 0..<count {
+                    let key = key(index)
+                    (keys.baseAddress! + index).initialize(to: key)
+                    let bit: UInt64 = 1 << (key.count & 63)
+                    sharedLengths |= lengths & bit
+                    lengths |= bit
+                }
+                guard sharedLengths != 0 else { return [] }
                 var repeatedAt: [Int] = []
-                for first in 0..<(count - 1) {
+                for first in 0..<(count - 1) where sharedLengths & 1 << (keys[first].count & 63) != 0 {
                     let firstKey = keys[first]
                     for later in (first + 1)..<count where keys[later].count == firstKey.count && firstKey.hasSameBytes(as: keys[later]) {
                         repeatedAt.append(first)
