@@ -70,6 +70,29 @@ final class SavedStateTests: XCTestCase {
         XCTAssertEqual(userInfo.appState["windowRole"], .string("main"))
     }
 
+    /// A scene's files and other plain lists of a dictionary are shown from the tape they were
+    /// read into: its nodes are not copied onto another; a root of another kind is shown under
+    /// "(root)".
+    func testPlainDictionariesAreShownFromTheTapeTheyWereReadInto() throws {
+        for file in ["5E1F8C2A-3B4D-4E6F-8A9B-0C1D2E3F4A5B/data.data", "5E1F8C2A-3B4D-4E6F-8A9B-0C1D2E3F4A5B/userInfo.data", "KnownSceneSessions/data.data"] {
+            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: FixtureFiles.path(scenes + file))))
+            let tape = try KeyedArchiveDecoder(limits: .default).decodeTape(bytes[...], allowsPlain: true)
+            XCTAssertTrue(tape.isPlainPropertyList, file)
+            let shown = SavedStateReading.plain(tape, path: scenes + file, limits: .default)
+            XCTAssertEqual(Self.storage(of: tape), Self.storage(of: shown.tape), "\(file): the shown archive's nodes are the ones read")
+            XCTAssertEqual(shown.appState.count, tape.root.memberCount, file)
+        }
+        let array = try XCTUnwrap(PropertyListSerialization.data(fromPropertyList: ["a", 1], format: .binary, options: 0))
+        let tape = try KeyedArchiveDecoder(limits: .default).decodeTape(Array(array)[...], allowsPlain: true)
+        let shown = SavedStateReading.plain(tape, path: nil, limits: .default)
+        XCTAssertEqual(shown.appState.keys, [SavedStateReading.rootKey])
+        XCTAssertEqual(shown.appState[SavedStateReading.rootKey], .array([.string("a"), .integer(1)]))
+    }
+
+    private static func storage(of tape: ArchiveTape) -> UnsafeRawPointer? {
+        tape.nodes.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
     func testTerminalFolderDecryptsEachWindowsCurrentRecord() throws {
         let archive = try FixtureFiles.archive(terminal + "data.data")
         XCTAssertEqual(archive.kind, .macWindowRecords)

@@ -505,7 +505,7 @@ struct ByteStringTable {
             hash = (hash ^ word) &* multiplier
             hash ^= hash >> 29
         }
-        return (hash, bits & 0x8080_8080_8080_8080 == 0)
+        return (hash, bits & ByteWord.highs == 0)
     }
 
     enum Lookup {

@@ -256,7 +256,7 @@ struct DumpDocumentReader {
     }
 
     private func isClassKey(_ member: JSONInput.Member) -> Bool {
-        input.keyFirstByte(member) == UInt8(ascii: "$") && (input.keyIs(member, "$class") || input.keyIs(member, "$classes") || input.keyIs(member, "$classhints"))
+        input.keyFirstByte(member) == UInt8(ascii: "$") && Self.classKeys.contains { input.keyIs(member, $0) }
     }
 
     /// Whether `member`'s key is one of `earlier`'s: compared byte for byte among a few, hashed
@@ -434,8 +434,9 @@ struct DumpDocumentReader {
         }
     }
 
-    /// The members of an object that give its class, not its fields.
-    static let classKeys: Set<String> = ["$class", "$classes", "$classhints"]
+    /// The members of an object that give its class, not its fields (as the JSON writer
+    /// spells them).
+    static let classKeys = JSONTapeValue.classKeys.map(\.description)
 
     /// `{"$class": …, "$classes": […], fields}`: an object of that class.
     private mutating func classObject(_ index: Int, plain: Bool) throws(BuildError) -> TapeNode? {
@@ -452,11 +453,11 @@ struct DumpDocumentReader {
         }
         var fields = 0
         for member in input.members(of: index) {
-            let key = input.key(member)
-            guard Self.classKeys.contains(key) else {
+            guard isClassKey(member) else {
                 fields += 1
                 continue
             }
+            let key = input.key(member)
             guard input.member(key, of: index)?.value == member.value else { throw failure(member.value, "an object has one \(key)") }
         }
         let classIndex = builder.intern(TapeClass(name: input.text(name), chain: chain, hints: hints))

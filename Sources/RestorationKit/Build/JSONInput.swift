@@ -66,7 +66,12 @@ struct JSONInput {
     /// Whether a member's key is `key`, byte for byte.
     func keyIs(_ member: Member, _ key: String) -> Bool {
         var key = key
-        return key.withUTF8 { key in member.key >= 0 && texts[member.key].count == key.count && withText(member.key) { $0.hasSameBytes(as: UnsafeRawBufferPointer(key)) } }
+        return key.withUTF8 { keyIs(member, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether a member's key is the UTF-8 `key`: lengths compared first.
+    private func keyIs(_ member: Member, _ key: UnsafeRawBufferPointer) -> Bool {
+        member.key >= 0 && texts[member.key].count == key.count && withText(member.key) { $0.hasSameBytes(as: key) }
     }
 
     /// The first byte of a member's key, if it has one.
@@ -86,11 +91,7 @@ struct JSONInput {
         let value = values[index]
         return key.withUTF8 { key in
             members.withUnsafeBufferPointer { members in
-                for member in members[value.index..<(value.index + value.count)]
-                where member.key >= 0 && texts[member.key].count == key.count && withText(member.key, { $0.hasSameBytes(as: UnsafeRawBufferPointer(key)) }) {
-                    return member
-                }
-                return nil
+                members[value.index..<(value.index + value.count)].first { keyIs($0, UnsafeRawBufferPointer(key)) }
             }
         }
     }
@@ -342,23 +343,16 @@ struct JSONInput {
         }
 
         /// Moves past the bytes of a string that need no attention, eight at a time: none is a
-        /// quotation mark, a backslash or a control character.
+        /// quotation mark, a backslash or a control character. A word with one stops at it,
+        /// where the first flagged byte is known (`ByteWord.firstFlagged`).
         @inline(__always)
         mutating func skipPlainWords() {
-            let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
             let raw = UnsafeRawBufferPointer(bytes)
             while position + 8 <= raw.count {
                 let word = raw.word(at: position)
-                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-                // A byte is flagged when it is zero (after the exclusive or) or below 0x20;
-                // a borrow only flags bytes more significant than one that is, so "none" is
-                // exact and, read least significant byte first, the first flagged byte needs
-                // attention.
-                let flagged = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & high
+                let flagged = ByteWord.equal(to: UInt8(ascii: "\""), in: word) | ByteWord.equal(to: UInt8(ascii: "\\"), in: word) | ByteWord.below(0x20, in: word)
                 guard flagged == 0 else {
-                    #if _endian(little)
-                    position += flagged.trailingZeroBitCount / 8
-                    #endif
+                    position += ByteWord.firstFlagged(flagged) ?? 0
                     return
                 }
                 position += 8
@@ -423,7 +417,7 @@ enum UTF8Check {
             var index = 0
             let count = bytes.count
             let raw = UnsafeRawBufferPointer(bytes)
-            let high: UInt64 = 0x8080_8080_8080_8080
+            let high = ByteWord.highs
             while index < count {
                 // ASCII, most of a document, thirty-two bytes at a time, then eight.
                 if index + 32 <= count,

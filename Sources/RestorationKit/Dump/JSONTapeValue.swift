@@ -138,7 +138,7 @@ struct JSONTapeValue {
         var mark: Int { members.rawValue | (tagged ? 8 : 0) | (hasHints ? 16 : 0) | fieldsBeforeClass << 5 }
     }
 
-    private static let classKeys: [StaticString] = ["$class", "$classes", "$classhints"]
+    static let classKeys: [StaticString] = ["$class", "$classes", "$classhints"]
 
     /// Writes what a walk meets: each member's key (or separator), then the member, or the
     /// opening of a container whose members follow.

@@ -260,20 +260,18 @@ struct JSONTextWriter {
         }
     }
 
-    /// Where the next `/` of `text` is from `start` on (its end if none), eight bytes at a time:
-    /// the first byte flagged zero after the exclusive or is one (a borrow only flags bytes
-    /// after it), and the word is read least significant byte first.
+    /// Where the next `/` of `text` is from `start` on (its end if none), eight bytes at a time
+    /// where the first flagged byte is known (`ByteWord.firstFlagged`).
     private static func slash(in text: UnsafeRawBufferPointer, from start: Int) -> Int {
         var position = start
-        #if _endian(little)
-        let ones: UInt64 = 0x0101_0101_0101_0101
         while position + 8 <= text.count {
-            let word = text.word(at: position) ^ (ones &* 0x2F)
-            let found = (word &- ones) & ~word & (ones &* 0x80)
-            if found != 0 { return position + found.trailingZeroBitCount / 8 }
+            let found = ByteWord.equal(to: UInt8(ascii: "/"), in: text.word(at: position))
+            if found != 0 {
+                guard let first = ByteWord.firstFlagged(found) else { break }
+                return position + first
+            }
             position += 8
         }
-        #endif
         while position < text.count, text[position] != UInt8(ascii: "/") { position += 1 }
         return position
     }
@@ -402,13 +400,7 @@ struct JSONTextWriter {
     /// character that may need an escape: see `writeStringContents`).
     @inline(__always)
     private static func needsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        /// High bits set where a byte of `word` is below `limit`, if any is (exact as to whether
-        /// one is, see "Bit Twiddling Hacks"). Combined without branches.
-        func below(_ limit: UInt64, _ word: UInt64) -> UInt64 { (word &- ones &* limit) & ~word }
-        let found = below(0x20, word) | below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C)) | below(1, word ^ (ones &* 0x7F))
-        return (found | word) & high != 0
+        ByteWord.needingEscape(in: word, quote: true) != 0
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {

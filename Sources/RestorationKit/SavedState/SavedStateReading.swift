@@ -29,11 +29,12 @@ package enum SavedStateReading {
         return nil
     }
 
-    /// A plain property list decoded on `tape`, shown as what it holds.
+    /// A plain property list decoded on `tape`, shown as what it holds: a root dictionary of
+    /// string keys as the archive's `$top`, on the same tape.
     static func plain(_ tape: ArchiveTape, path: String?, limits: DecodingLimits) -> RestorationArchive {
         let root = tape.value(tape.root)
         if let activity = SceneActivity(root: root) {
-            return RestorationArchive.shown(kind: .sceneActivity, content: .sceneActivity(activity), fields: fields(of: root), notes: activity.notes, limits: limits)
+            return shown(root, kind: .sceneActivity, content: .sceneActivity(activity), notes: activity.notes, limits: limits)
         }
         if let list = MacWindowList(root: root) {
             return RestorationArchive.shown(kind: .macWindowList, content: .windowList(list), fields: list.shownFields, notes: list.notes, limits: limits)
@@ -41,18 +42,23 @@ package enum SavedStateReading {
         if let path, isKnownSceneSessionsPath(path), let dictionary = root.dictionaryValue {
             let sessions = dictionary.entries.compactMap(\.key.stringValue)
             let note = "\(SavedStateKind.knownSceneSessions.summary): \(sessions.count) \(sessions.count == 1 ? "session" : "sessions"), keyed by persistent identifier; keyed archives in the values are decoded"
-            return RestorationArchive.shown(kind: .knownSceneSessions, content: .knownSceneSessions(sessions), fields: fields(of: root), notes: [note], limits: limits)
+            return shown(root, kind: .knownSceneSessions, content: .knownSceneSessions(sessions), notes: [note], limits: limits)
         }
         var note = "\(SavedStateKind.propertyList.summary) (no $archiver): shown with the keyed archives in its data decoded"
-        if root.dictionaryFields == nil { note += "; its root is \(root.kindDescription), shown under \(rootKey)" }
-        return RestorationArchive.shown(kind: .propertyList, content: nil, fields: fields(of: root), notes: [note], limits: limits)
+        if !root.hasStringKeys { note += "; its root is \(root.kindDescription), shown under \(rootKey)" }
+        return shown(root, kind: .propertyList, content: nil, notes: [note], limits: limits)
     }
 
     /// The key a root that is no string-keyed dictionary is shown under.
     static let rootKey = "(root)"
 
-    private static func fields(of root: ArchiveValue) -> ArchiveFields {
-        root.dictionaryFields ?? ArchiveFields(keys: [rootKey], values: [root])
+    /// `root` shown as an archive's `$top`: itself when it is a dictionary of string keys, else
+    /// under `rootKey` (on a tape of its own).
+    private static func shown(_ root: ArchiveValue, kind: SavedStateKind, content: SavedStateContent?, notes: [String], limits: DecodingLimits) -> RestorationArchive {
+        guard root.hasStringKeys else {
+            return RestorationArchive.shown(kind: kind, content: content, fields: ArchiveFields(keys: [rootKey], values: [root]), notes: notes, limits: limits)
+        }
+        return RestorationArchive.shown(kind: kind, content: content, dictionary: root, notes: notes, limits: limits)
     }
 
     /// `windows.plist` in the folder of `path`, and where the keys came from, in words.
@@ -99,13 +105,6 @@ package enum SavedStateReading {
     static func isKnownSceneSessionsPath(_ path: String) -> Bool {
         let components = PathText.components(path)
         return components.count >= 2 && components.last == "data.data" && components[components.count - 2] == "KnownSceneSessions"
-    }
-}
-
-extension ArchiveValue {
-    /// A dictionary's entries as fields, when every key is a string.
-    var dictionaryFields: ArchiveFields? {
-        kind == .dictionary ? fields : nil
     }
 }
 

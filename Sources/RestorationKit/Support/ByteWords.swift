@@ -102,3 +102,43 @@ extension UnsafeMutableRawPointer {
         }
     }
 }
+
+/// Tests of the eight bytes of a word at once (the "has a byte less than n" test of Bit
+/// Twiddling Hacks): each gives the high bit of every byte found. Exact as to whether any byte
+/// is found; a borrow can flag a byte more significant than one truly found, so, the word read
+/// least significant byte first, the first flagged byte is a true one (`firstFlagged`).
+enum ByteWord {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The bytes of `word` below `limit` (1 to 0x80).
+    @inline(__always)
+    static func below(_ limit: UInt8, in word: UInt64) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highs
+    }
+
+    /// The bytes of `word` equal to `byte`.
+    @inline(__always)
+    static func equal(to byte: UInt8, in word: UInt64) -> UInt64 {
+        below(1, in: word ^ (ones &* UInt64(byte)))
+    }
+
+    /// The bytes no text output writes as they are: control characters, DEL, a backslash, any
+    /// byte beyond ASCII, and a double quote when `quote`.
+    @inline(__always)
+    static func needingEscape(in word: UInt64, quote: Bool) -> UInt64 {
+        let found = below(0x20, in: word) | equal(to: 0x7F, in: word) | equal(to: 0x5C, in: word) | word & highs
+        return quote ? found | equal(to: 0x22, in: word) : found
+    }
+
+    /// Where in memory the first byte `flags` flags is (`flags` not zero): known where the
+    /// word's first byte is its least significant; nil otherwise.
+    @inline(__always)
+    static func firstFlagged(_ flags: UInt64) -> Int? {
+        #if _endian(little)
+        return flags.trailingZeroBitCount / 8
+        #else
+        return nil
+        #endif
+    }
+}

@@ -55,17 +55,9 @@ package enum TextEscaping {
         return index == count || test(bytes.word(at: count - 8))
     }
 
-    /// Whether none of the eight bytes is below 0x20, above 0x7E, or a backslash (the classic
-    /// "has a byte less than n" test, applied to the byte and to its distance from the bounds).
+    /// Whether none of the eight bytes is below 0x20, above 0x7E, or a backslash.
     private static func wordIsPlain(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasByteBelow(_ limit: UInt64, _ value: UInt64) -> Bool { (value &- ones &* limit) & ~value & highs != 0 }
-        if word & highs != 0 { return false }                              // 0x80 and above
-        if hasByteBelow(0x20, word) { return false }                        // control characters
-        if hasByteBelow(1, word ^ (ones &* 0x7F)) { return false }          // DEL
-        if hasByteBelow(1, word ^ (ones &* 0x5C)) { return false }          // backslash
-        return true
+        ByteWord.needingEscape(in: word, quote: false) == 0
     }
 
     /// `scalar` as the text output escapes a character it does not show: `\u{200b}`; one that
@@ -132,12 +124,7 @@ package enum TextEscaping {
     /// the decoder reads passes through here.
     @inline(__always)
     private static func wordIsPlainWithoutQuote(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        /// High bits where a byte of `value` is zero (exact as to whether one is).
-        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
-        let control = (word &- ones &* 0x20) & ~word
-        let found = word | control | zeroBytes(word ^ (ones &* 0x7F)) | zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x22))
-        return found & (ones &* 0x80) == 0
+        ByteWord.needingEscape(in: word, quote: true) == 0
     }
 
     static func writtenSize(_ text: String) -> Int {

@@ -25,15 +25,19 @@ final class ArchiveTape: Sendable {
     let repeatedRootKeys: [(key: String, count: Int)]
 
     init(_ builder: TapeBuilder, root: TapeNode, isPlainPropertyList: Bool = false, repeatedRootKeys: [(key: String, count: Int)] = []) {
-        self.isPlainPropertyList = isPlainPropertyList
-        self.repeatedRootKeys = repeatedRootKeys
-        nodes = builder.nodes
-        source = builder.source
-        text = builder.text
-        wideIntegers = builder.wideIntegers
-        classes = builder.classes
-        dataErrors = builder.dataErrors
-        self.root = root
+        (self.isPlainPropertyList, self.repeatedRootKeys, self.root) = (isPlainPropertyList, repeatedRootKeys, root)
+        (nodes, source, text) = (builder.nodes, builder.source, builder.text)
+        (wideIntegers, classes, dataErrors) = (builder.wideIntegers, builder.classes, builder.dataErrors)
+    }
+
+    /// The same tape with another root, none of its storage copied: a plain property list's
+    /// dictionary of string keys shown as an archive's `$top` (its block is laid out as one).
+    init(showing tape: ArchiveTape, top dictionary: TapeNode) {
+        precondition(dictionary.kind == .dictionary, "an archive's top is laid out as a dictionary")
+        (isPlainPropertyList, repeatedRootKeys) = (false, [])
+        root = TapeNode(.archive, count: dictionary.memberCount, payload: UInt64(dictionary.first))
+        (nodes, source, text) = (tape.nodes, tape.source, tape.text)
+        (wideIntegers, classes, dataErrors) = (tape.wideIntegers, tape.classes, tape.dataErrors)
     }
 
     /// The bytes of a string, data, UUID or reference node.
