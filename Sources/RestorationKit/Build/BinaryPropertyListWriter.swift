@@ -129,10 +129,10 @@ struct BinaryPropertyListWriter {
     /// A string from its UTF-8 (well formed: the tape's strings are).
     mutating func string(utf8 text: UnsafeRawBufferPointer) -> Int {
         let (hash, isASCII) = strings.hash(text)
-        let found = content.withUnsafeBytes { strings.find(text, hash: hash, content: $0) }
-        guard case .absent(let slot) = found else {
-            guard case .found(let object) = found else { preconditionFailure() }
-            return object
+        let slot: Int
+        switch content.withUnsafeBytes({ strings.find(text, hash: hash, content: $0) }) {
+        case .found(let object): return object
+        case .absent(let empty): slot = empty
         }
         let index: Int
         if isASCII {

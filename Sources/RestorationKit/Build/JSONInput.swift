@@ -145,42 +145,28 @@ struct JSONInput {
         /// as a word begins with, at a time.
         mutating func skipSpaceRun() {
             let raw = UnsafeRawBufferPointer(bytes)
-            // The usual run, a line break and an indentation: the spaces a word at a time, up to
-            // the first byte that is not one.
-            if raw[position] == 0x0A {
-                position += 1
-                while position + 8 <= raw.count {
-                    let notSpaces = raw.word(at: position) ^ 0x2020_2020_2020_2020
-                    guard notSpaces == 0 else {
-                        #if _endian(little)
-                        position += notSpaces.trailingZeroBitCount / 8
-                        #else
-                        position += notSpaces.leadingZeroBitCount / 8
-                        #endif
-                        break
-                    }
-                    position += 8
-                }
-                guard position < raw.count, raw[position] <= 0x20 else { return }
-            }
             while position < raw.count {
                 if position + 8 <= raw.count {
-                    let notSpaces = raw.word(at: position) ^ 0x2020_2020_2020_2020
-                    #if _endian(little)
-                    let spaces = notSpaces.trailingZeroBitCount / 8
-                    #else
-                    let spaces = notSpaces == 0 ? 8 : 0
-                    #endif
-                    if spaces > 0 {
-                        position += spaces
-                        continue
-                    }
+                    let spaces = Self.leadingSpaces(raw.word(at: position))
+                    position += spaces
+                    if spaces == 8 { continue }
                 }
                 switch raw[position] {
                 case 0x20, 0x09, 0x0A, 0x0D: position += 1
                 default: return
                 }
             }
+        }
+
+        /// How many of the word's bytes, first in memory, are spaces.
+        @inline(__always)
+        private static func leadingSpaces(_ word: UInt64) -> Int {
+            let notSpaces = word ^ 0x2020_2020_2020_2020
+            #if _endian(little)
+            return notSpaces.trailingZeroBitCount / 8
+            #else
+            return notSpaces.leadingZeroBitCount / 8
+            #endif
         }
 
         var next: UInt8? { position < bytes.count ? bytes[position] : nil }
