@@ -371,16 +371,13 @@ struct BinaryPropertyListWriter {
         /// `value`'s low `size` bytes (1, 2, 4 or 8), most significant first.
         @inline(__always)
         mutating func put(_ value: Int, size: Int) {
-            precondition(position + size <= buffer.count, "the file was sized for what it holds")
-            let place = UnsafeMutableRawPointer(buffer.baseAddress! + position)
             switch size {
-            case 1: place.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
-            case 2: place.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, as: UInt16.self)
-            case 4: place.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, as: UInt32.self)
-            case 8: place.storeBytes(of: UInt64(truncatingIfNeeded: value).bigEndian, as: UInt64.self)
+            case 1: putBigEndian(UInt8(truncatingIfNeeded: value))
+            case 2: putBigEndian(UInt16(truncatingIfNeeded: value))
+            case 4: putBigEndian(UInt32(truncatingIfNeeded: value))
+            case 8: putBigEndian(UInt64(truncatingIfNeeded: value))
             default: preconditionFailure("a reference or offset takes 1, 2, 4 or 8 bytes")
             }
-            position += size
         }
 
         /// `value`, most significant byte first.
