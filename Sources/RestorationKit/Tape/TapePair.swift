@@ -1,80 +1,54 @@
 /// Views of two tapes, to compare values of the first (`old`) with values of the second (`new`):
-/// the one equality of values (`ArchiveValue ==`, `RestorationObject ==`, `diff`), exhaustive
-/// over the layouts. Exact: strings, data and class names byte for byte, numbers and dates by
-/// their bits (a NaN equals itself, -0.0 differs from 0.0); a dictionary's entries, an archive's keys and an object's fields in any order
-/// (as multisets, so that a repeated key still leaves every value equal to itself); arrays and
-/// sets in their order.
+/// the one equality of values (`ArchiveValue ==`, `diff`), exhaustive over the layouts. Exact:
+/// strings, data and class names byte for byte, numbers and dates by their bits (a NaN equals
+/// itself, -0.0 differs from 0.0); a dictionary's entries, an archive's keys and an object's
+/// fields in any order (as multisets, so that a repeated key still leaves every value equal to
+/// itself); arrays, sets and ordered sets in their order.
+///
+/// Values are compared by their numbers (see `ValueNumbers`): two values are equal exactly when
+/// they were given one number, which takes one walk of each, whatever is compared after.
 ///
 /// Valid only where both views are (see `ArchiveTape.withView(_:)`), on one thread at a time.
 struct TapePair {
     let old: TapeView
     let new: TapeView
-    /// The containers found unequal, which matching members as multisets does not compare again:
-    /// a dictionary's entry is compared in order first, and again as a candidate when that fails,
-    /// so without this a value nested d levels deep that differs at its bottom would cost 2^d
-    /// comparisons.
-    let unequal = UnequalContainers()
-    /// The walk's stack, kept between comparisons so that each does not allocate its own.
-    private let stack = ComparisonStack()
+    private let numbers: ValueNumbers
+
+    init(old: TapeView, new: TapeView) {
+        (self.old, self.new) = (old, new)
+        numbers = ValueNumbers(old: old, new: new)
+    }
 
     func equal(_ a: TapeValue, _ b: TapeValue) -> Bool {
         switch (a, b) {
-        case (.node(let x), .node(let y)): equal(x, y)
-        case (.node(let x), .entries(let y, let positions)): x.kind == .dictionary && compare(Comparison(x, y, positions: (Array(0..<x.memberCount), positions)))
-        case (.entries(let x, let positions), .node(let y)): y.kind == .dictionary && compare(Comparison(x, y, positions: (positions, Array(0..<y.memberCount))))
-        case (.entries(let x, let xPositions), .entries(let y, let yPositions)): compare(Comparison(x, y, positions: (xPositions, yPositions)))
+        case (.node(let x), .node(let y)):
+            return equal(x, y)
+        case (.node(let x), .entries(let y, let positions)):
+            return x.kind == .dictionary && numbers.entries(of: x, 0..<x.memberCount, on: .old) == numbers.entries(of: y, positions, on: .new)
+        case (.entries(let x, let positions), .node(let y)):
+            return y.kind == .dictionary && numbers.entries(of: x, positions, on: .old) == numbers.entries(of: y, 0..<y.memberCount, on: .new)
+        case (.entries(let x, let xPositions), .entries(let y, let yPositions)):
+            return numbers.entries(of: x, xPositions, on: .old) == numbers.entries(of: y, yPositions, on: .new)
         }
     }
 
+    /// Leaves are compared as they are; containers by their numbers.
     func equal(_ a: TapeNode, _ b: TapeNode) -> Bool {
-        switch quickAnswer(a, b) {
-        case let answer?: answer
-        case nil: compare(Comparison(a, b))
-        }
-    }
-
-    /// Whether two nodes are equal, when that is known without walking them: leaves, nodes of
-    /// another kind or size, containers already found unequal. Nil for containers to walk.
-    private func quickAnswer(_ a: TapeNode, _ b: TapeNode) -> Bool? {
         guard a.kind == b.kind, a.count == b.count else { return false }
         switch a.kind.layout {
         case .scalar:
             guard a.flags.contains(.wide) || b.flags.contains(.wide) else { return a.payload == b.payload }
             return old.scalar(a) == new.scalar(b)
         case .bytes:
-            guard old.bytes(of: a).hasSameBytes(as: new.bytes(of: b)) else { return false }
-            return a.kind != .data || old.dataError(a) == new.dataError(b)
+            return old.bytes(of: a).hasSameBytes(as: new.bytes(of: b)) && old.dataError(a).isExactly(new.dataError(b))
         case .elements, .url, .entries, .fields, .object:
-            return unequal.contains(a, b) ? false : nil
+            return numbers.number(a, on: .old) == numbers.number(b, on: .new)
         }
     }
 
-    /// Walks `root` and the containers inside it with a stack of its own, depth first, so that
-    /// values nested as deeply as the limits allow compare on any thread. Each comparison asks
-    /// for the pairs it needs one at a time (`Comparison.next`) and is told each answer.
-    private func compare(_ root: Comparison) -> Bool {
-        var comparisons = stack.take()
-        defer { stack.giveBack(comparisons) }
-        comparisons.append(root)
-        var answer: Bool?
-        while let last = comparisons.indices.last {
-            switch comparisons[last].next(after: answer, in: self) {
-            case .compare(let x, let y):
-                answer = quickAnswer(x, y)
-                if answer == nil { comparisons.append(Comparison(x, y)) }
-            case .done(let same):
-                let finished = comparisons.removeLast()
-                if !same, finished.isWhole { unequal.insert(finished.a, finished.b) }
-                answer = same
-            }
-        }
-        return answer!
-    }
-
-    /// Whether `a` and `b` may be equal: not already found unequal. For matching candidates.
-    fileprivate func mayBeEqual(_ a: TapeNode, _ b: TapeNode) -> Bool {
-        !unequal.contains(a, b)
-    }
+    /// How many containers the comparisons so far have walked: at most one for each block of
+    /// each tape, however many paths lead to it.
+    var containersWalked: Int { numbers.containersWalked }
 
     /// Whether two objects' classes have the same name, chain and hints.
     func sameClass(_ a: TapeNode, _ b: TapeNode) -> Bool {
@@ -84,16 +58,7 @@ struct TapePair {
     /// Whether the members of two element nodes are the same multiset (a set's, or the same
     /// children in another order).
     func sameMembers(_ a: TapeNode, _ b: TapeNode) -> Bool {
-        guard a.memberCount == b.memberCount else { return false }
-        var unmatched: [Int: [Int]] = [:]
-        for position in 0..<b.memberCount { unmatched[Self.hash(new.member(position, of: b), in: new), default: []].append(position) }
-        for position in 0..<a.memberCount {
-            let member = old.member(position, of: a)
-            let hash = Self.hash(member, in: old)
-            guard let found = unmatched[hash]?.firstIndex(where: { mayBeEqual(member, new.member($0, of: b)) && equal(member, new.member($0, of: b)) }) else { return false }
-            unmatched[hash]!.remove(at: found)
-        }
-        return true
+        a.memberCount == b.memberCount && numbers.sortedMembers(of: a, on: .old) == numbers.sortedMembers(of: b, on: .new)
     }
 
     // MARK: Hashing
@@ -122,13 +87,6 @@ struct TapePair {
         return hasher.finalize()
     }
 
-    fileprivate static func entryHash(_ node: TapeNode, _ position: Int, in view: TapeView) -> Int {
-        var hasher = Hasher()
-        hasher.combine(hash(view.member(position, of: node), in: view))
-        hasher.combine(hash(view.value(position, of: node), in: view))
-        return hasher.finalize()
-    }
-
     /// A scalar's whole value, a string's bytes; a container's kind and size (an object's class
     /// name too), data's length.
     private static func shallowHash(_ node: TapeNode, in view: TapeView, into hasher: inout Hasher) {
@@ -148,168 +106,186 @@ struct TapePair {
     }
 }
 
-/// Pairs of container nodes (of `TapePair`'s old and new tape) found unequal. A container's
-/// node names its block, which every copy of a shared container shares: a pair found unequal
-/// once is known unequal wherever it is met again.
-final class UnequalContainers {
-    private struct Pair: Hashable {
-        let old: UInt64
-        let new: UInt64
-        let shape: UInt64
-    }
-
-    private var pairs = Set<Pair>()
-
-    private static func pair(_ a: TapeNode, _ b: TapeNode) -> Pair {
-        Pair(old: a.payload, new: b.payload, shape: UInt64(a.kind.rawValue) << 40 | UInt64(b.kind.rawValue) << 32 | UInt64(a.count))
-    }
-
-    func insert(_ a: TapeNode, _ b: TapeNode) {
-        pairs.insert(Self.pair(a, b))
-    }
-
-    /// Whether `a` and `b` were found unequal; false for nodes that are no containers.
-    func contains(_ a: TapeNode, _ b: TapeNode) -> Bool {
-        guard !pairs.isEmpty, a.kind.layout != .scalar, a.kind.layout != .bytes else { return false }
-        return pairs.contains(Self.pair(a, b))
-    }
-}
-
-/// One container pair being compared by `TapePair`, as a step machine: each call of `next`
-/// is told the answer to the pair it asked for last, and asks for another or gives its own.
+/// Numbers the values of two tapes so that two values, of one tape or of both, get one number
+/// exactly when they are equal (see `TapePair`): each distinct leaf, class and container is
+/// given the next number the first time it is met, and a container is known by its kind, size,
+/// class and its members' numbers (in order for elements; as a sorted list of key and value
+/// pairs for entries and fields, which makes their order not count and a repeated entry count
+/// twice). Comparing a value with many others, or with a value it contains, walks it once.
 ///
-/// Elements and URLs compare member by member in order. Entries (a dictionary's, or fields
-/// whose names differ in order) compare in order first, the usual case, and otherwise as
-/// multisets (see `Matching`). Fields whose names are the same in order compare value by value,
-/// an object's after its class.
-private struct Comparison {
-    let a: TapeNode
-    let b: TapeNode
-    /// The entries compared, when not all of them (a state's dictionary entries); nil for all.
-    private let positions: (a: [Int], b: [Int])?
-    private var phase = Phase.start
-    /// The next pair in order (for entries, key and value count as two).
-    private var position = 0
-    private var matching: Matching?
+/// The members are numbered before their container in a walk of the tape (see `TapeWalker`),
+/// and a container is numbered once for its block: a block shared by many containers, which a
+/// hostile archive repeats to expand, is walked the first time only.
+final class ValueNumbers {
+    enum Side: Int { case old, new }
 
-    private enum Phase { case start, members, values, entries, matching }
+    private let views: (old: TapeView, new: TapeView)
+    private var walker = TapeWalker()
+    private var numbering: Numbering
 
-    enum Request {
-        case compare(TapeNode, TapeNode)
-        case done(Bool)
+    init(old: TapeView, new: TapeView) {
+        views = (old, new)
+        numbering = Numbering(views: [old, new])
     }
 
-    init(_ a: TapeNode, _ b: TapeNode, positions: (a: [Int], b: [Int])? = nil) {
-        (self.a, self.b, self.positions) = (a, b, positions)
+    var containersWalked: Int { numbering.containersWalked }
+
+    /// The number of `node` of the tape on `side`.
+    func number(_ node: TapeNode, on side: Side) -> Int {
+        if let known = numbering.known(node, on: side) { return known }
+        numbering.side = side
+        walker.walk(node, in: side == .old ? views.old : views.new, &numbering)
+        return numbering.takeResult()
     }
 
-    /// Whether the whole of both nodes is compared (so that the answer holds for them).
-    var isWhole: Bool { positions == nil }
+    /// The numbers of the entries at `positions` of a dictionary, archive or object node, as
+    /// numbering a container of just them would sort them.
+    func entries<Positions: Collection<Int>>(of node: TapeNode, _ positions: Positions, on side: Side) -> [Int] {
+        let view = side == .old ? views.old : views.new
+        return positions.map { Numbering.entry(number(view.member($0, of: node), on: side), number(view.value($0, of: node), on: side)) }.sorted()
+    }
 
-    mutating func next(after answer: Bool?, in pair: TapePair) -> Request {
-        switch phase {
-        case .start:
-            switch a.kind.layout {
-            case .elements, .url:
-                phase = .members
-            case .object where !pair.sameClass(a, b):
-                return .done(false)
-            case .fields, .object:
-                let (old, new) = (pair.old, pair.new)
-                phase = (0..<a.memberCount).allSatisfy { old.bytes(of: old.member($0, of: a)).hasSameBytes(as: new.bytes(of: new.member($0, of: b))) } ? .values : .entries
-            default:
-                guard positions.map({ $0.a.count == $0.b.count }) ?? true else { return .done(false) }
-                phase = .entries
-            }
-            return next(after: nil, in: pair)
-        case .members, .values:
-            if answer == false { return .done(false) }
-            guard position < a.memberCount else { return .done(true) }
-            defer { position += 1 }
-            return phase == .members
-                ? .compare(pair.old.member(position, of: a), pair.new.member(position, of: b))
-                : .compare(pair.old.value(position, of: a), pair.new.value(position, of: b))
-        case .entries:
-            if answer == false {
-                phase = .matching
-                matching = Matching(a, b, positions ?? (Array(0..<a.memberCount), Array(0..<b.memberCount)), in: pair)
-                return next(after: nil, in: pair)
-            }
-            guard position < 2 * (positions?.a.count ?? a.memberCount) else { return .done(true) }
-            defer { position += 1 }
-            let (x, y) = (positions?.a[position / 2] ?? position / 2, positions?.b[position / 2] ?? position / 2)
-            return position % 2 == 0
-                ? .compare(pair.old.member(x, of: a), pair.new.member(y, of: b))
-                : .compare(pair.old.value(x, of: a), pair.new.value(y, of: b))
-        case .matching:
-            return matching!.next(after: answer, a, b, in: pair)
-        }
+    /// The numbers of an element node's members, sorted.
+    func sortedMembers(of node: TapeNode, on side: Side) -> [Int] {
+        let view = side == .old ? views.old : views.new
+        return (0..<node.memberCount).map { number(view.member($0, of: node), on: side) }.sorted()
     }
 }
 
-/// Entries matched as multisets: each entry of `a`, in order, takes the first entry of `b` not
-/// yet taken, with the same hash, whose key and value are equal (candidates already found
-/// unequal are passed over).
-private final class Matching {
-    /// `a`'s entries to match, in order.
-    private let positions: [Int]
-    /// `b`'s entries not yet taken, by hash.
-    private var unmatched: [Int: [Int]] = [:]
-    /// The entry of `a` being matched, its hash, and the candidate compared (its place in
-    /// `unmatched[hash]`; nil before the first), key first, then value.
-    private var index = 0
-    private var hash = 0
-    private var candidate: Int?
-    private var comparingValue = false
+/// The visitor that numbers values for `ValueNumbers`: a leaf or a container already numbered
+/// is numbered on `enter`; another container on `exit`, from its members' numbers, which the
+/// walk left on `numbers` above its mark.
+private struct Numbering: TapeVisitor {
+    let views: [TapeView]
+    var side = ValueNumbers.Side.old
+    /// The numbers of the members met so far of every container being walked, and the start's.
+    private var numbers: [Int] = []
+    private var next = 0
+    private(set) var containersWalked = 0
+    private var scalars: [ScalarKey: Int] = [:]
+    private var byteStrings: [BytesKey: Int] = [:]
+    private var classNumbers: [ClassKey: Int] = [:]
+    private var containers: [ContainerKey: Int] = [:]
+    /// Each side's containers by block, and classes by index.
+    private var blocks: [[BlockKey: Int]] = [[:], [:]]
+    private var classes: [[Int: Int]] = [[:], [:]]
 
-    init(_ a: TapeNode, _ b: TapeNode, _ entries: (a: [Int], b: [Int]), in pair: TapePair) {
-        positions = entries.a
-        for position in entries.b { unmatched[TapePair.entryHash(b, position, in: pair.new), default: []].append(position) }
+    init(views: [TapeView]) {
+        self.views = views
     }
 
-    func next(after answer: Bool?, _ a: TapeNode, _ b: TapeNode, in pair: TapePair) -> Comparison.Request {
-        if let current = candidate {
-            if answer == true, !comparingValue {
-                comparingValue = true
-                return .compare(pair.old.value(positions[index], of: a), pair.new.value(unmatched[hash]![current], of: b))
-            }
-            if answer == true {
-                unmatched[hash]!.remove(at: current)
-                (index, candidate) = (index + 1, nil)
-            } else {
-                candidate = current + 1
-            }
-        }
-        if candidate == nil {
-            guard index < positions.count else { return .done(true) }
-            hash = TapePair.entryHash(a, positions[index], in: pair.old)
-            candidate = 0
-        }
-        let x = positions[index]
-        let candidates = unmatched[hash] ?? []
-        while let current = candidate, current < candidates.count {
-            let y = candidates[current]
-            if pair.mayBeEqual(pair.old.member(x, of: a), pair.new.member(y, of: b)), pair.mayBeEqual(pair.old.value(x, of: a), pair.new.value(y, of: b)) {
-                comparingValue = false
-                return .compare(pair.old.member(x, of: a), pair.new.member(y, of: b))
-            }
-            candidate = current + 1
-        }
-        return .done(false)
-    }
-}
-
-/// The stack of a `TapePair`'s walk, its room kept between walks (a pair serves one thread).
-private final class ComparisonStack {
-    private var comparisons: [Comparison] = []
-
-    func take() -> [Comparison] {
-        defer { comparisons = [] }
-        return comparisons
+    /// A value whose key and value numbers are `key` and `value`, as one number to sort
+    /// (numbers stay below 2^32: a tape holds fewer nodes).
+    static func entry(_ key: Int, _ value: Int) -> Int {
+        key << 32 | value
     }
 
-    func giveBack(_ used: [Comparison]) {
-        comparisons = used
-        comparisons.removeAll(keepingCapacity: true)
+    mutating func takeResult() -> Int {
+        numbers.removeLast()
+    }
+
+    /// The number of a leaf, or of a container numbered before; nil for a container to walk.
+    mutating func known(_ node: TapeNode, on side: ValueNumbers.Side) -> Int? {
+        let view = views[side.rawValue]
+        switch node.kind.layout {
+        case .scalar:
+            let isWide = node.flags.contains(.wide)
+            return Self.give(ScalarKey(kind: node.kind.rawValue, count: node.count, isWide: isWide,
+                                  value: isWide ? view.wideIntegers[node.offset] : Int128(node.payload)), in: &scalars, next: &next)
+        case .bytes:
+            return Self.give(BytesKey(kind: node.kind.rawValue, bytes: view.bytes(of: node), error: view.dataError(node)), in: &byteStrings, next: &next)
+        case .elements, .url, .entries, .fields, .object:
+            return blocks[side.rawValue][BlockKey(node)]
+        }
+    }
+
+    mutating func enter(_ node: TapeNode, at place: TapePlace, walker: inout TapeWalker) -> TapeDescent {
+        if let number = known(node, on: side) {
+            numbers.append(number)
+            return .none
+        }
+        return .all(mark: numbers.count)
+    }
+
+    mutating func exit(_ node: TapeNode, at place: TapePlace, mark: Int) {
+        var members = Array(numbers[mark...])
+        numbers.removeSubrange(mark...)
+        var classNumber = -1
+        switch node.kind.layout {
+        case .entries, .fields, .object:
+            members = stride(from: 0, to: members.count, by: 2).map { Self.entry(members[$0], members[$0 + 1]) }.sorted()
+            if node.kind.layout == .object { classNumber = number(ofClass: node.classIndex) }
+        case .elements, .url, .scalar, .bytes:
+            break
+        }
+        let number = Self.give(ContainerKey(kind: node.kind.rawValue, count: node.count, classNumber: classNumber, members: members), in: &containers, next: &next)
+        blocks[side.rawValue][BlockKey(node)] = number
+        containersWalked += 1
+        numbers.append(number)
+    }
+
+    private mutating func number(ofClass index: Int) -> Int {
+        if let known = classes[side.rawValue][index] { return known }
+        let found = views[side.rawValue].classes[index]
+        let number = Self.give(ClassKey(name: ExactText(found.name), chain: found.chain.map(ExactText.init), hints: found.hints?.map(ExactText.init)), in: &classNumbers, next: &next)
+        classes[side.rawValue][index] = number
+        return number
+    }
+
+    /// The number of `key` in `table`, given now (`next`) if it has none.
+    private static func give<Key: Hashable>(_ key: Key, in table: inout [Key: Int], next: inout Int) -> Int {
+        if let number = table[key] { return number }
+        defer { next += 1 }
+        table[key] = next
+        return next
+    }
+
+    private struct ScalarKey: Hashable {
+        let kind: UInt8
+        let count: UInt32
+        let isWide: Bool
+        /// A wide integer's value; the bits of another.
+        let value: Int128
+    }
+
+    /// A string's, data's, UUID's or reference's bytes where a view holds them (valid while the
+    /// views are), and for data that announced a property list, why it could not be read.
+    private struct BytesKey: Hashable {
+        let kind: UInt8
+        let bytes: UnsafeRawBufferPointer
+        let error: String?
+
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.kind == rhs.kind && lhs.bytes.hasSameBytes(as: rhs.bytes) && lhs.error.isExactly(rhs.error)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(kind)
+            hasher.combine(bytes: bytes)
+        }
+    }
+
+    private struct ClassKey: Hashable {
+        let name: ExactText
+        let chain: [ExactText]
+        let hints: [ExactText]?
+    }
+
+    private struct ContainerKey: Hashable {
+        let kind: UInt8
+        let count: UInt32
+        let classNumber: Int
+        let members: [Int]
+    }
+
+    /// A container's block on its tape, which every copy of a shared container shares (an
+    /// object's payload holds its class too).
+    private struct BlockKey: Hashable {
+        let payload: UInt64
+        let shape: UInt64
+
+        init(_ node: TapeNode) {
+            (payload, shape) = (node.payload, UInt64(node.kind.rawValue) << 32 | UInt64(node.count))
+        }
     }
 }
