@@ -39,8 +39,8 @@ public struct ArchiveDiffer: Sendable {
         var changes = ChangeList(budget: budget)
         metadata(a, b, into: &changes)
         compare(a, b) { values in
-            values.fields(TapeObject.State(archive: a.tape.root, positions: a.appStatePositions),
-                          TapeObject.State(archive: b.tape.root, positions: b.appStatePositions), path: [.key("appState")], into: &changes)
+            values.appState(TapeObject.State(archive: a.tape.root, positions: a.appStatePositions),
+                            TapeObject.State(archive: b.tape.root, positions: b.appStatePositions), into: &changes)
         }
         objects(a, b, into: &changes)
         changes.finish()
@@ -130,21 +130,48 @@ public struct ArchiveDiffer: Sendable {
 
 /// Compares the values of two tapes for `ArchiveDiffer`, on the tapes (see `TapePair`): values
 /// are made only of what changed, and only when a library user reads a change.
-private struct TapeValueDiffer {
+///
+/// Two values are compared in a walk of the old one (see `TapeWalker`) that keeps its
+/// counterpart in the new one in step, in the order of the keys and elements, each member's
+/// changes before those of the members after it. Two unequal values are compared inside when
+/// both have fields (archives, objects of one class, dictionaries of string keys: key by key)
+/// or are arrays or ordered sets (element by element); otherwise they are one change, as are
+/// sets whose members differ. What only the old side has is removed where it is met; what only
+/// the new side has is added at the container's exit.
+private struct TapeValueDiffer: TapeVisitor {
     let differ: ArchiveDiffer
     let tapes: (old: ArchiveTape, new: ArchiveTape)
     let pair: TapePair
     /// The identifier path of the object compared; nil for the archive level.
-    var object: String? = nil
+    private var object: IdentifierPath?
+    /// The caller's changes, moved here while a comparison adds to them.
+    private var changes = ChangeList(budget: nil)
+    /// The new value a walk's start is compared with, and its path.
+    private var start: (value: TapeValue, path: [ArchiveChange.PathComponent])?
+    /// The containers being compared inside, innermost last.
+    private var open: [Open] = []
+
+    private enum Open {
+        /// Fields matched by key; the keys only the new side has are added at the exit, unless
+        /// the caller adds them after what it compares itself (a state's view data).
+        case fields(FieldMatch, reportsAdded: Bool)
+        /// The new array or ordered set, and the old one's path.
+        case elements(TapeNode, path: [ArchiveChange.PathComponent])
+    }
+
+    init(differ: ArchiveDiffer, tapes: (old: ArchiveTape, new: ArchiveTape), pair: TapePair) {
+        (self.differ, self.tapes, self.pair) = (differ, tapes, pair)
+    }
 
     /// The changes of one object. Entries identical on the tapes have equal states and views:
     /// only the class can differ.
-    mutating func object(_ a: RestorationObject, _ b: RestorationObject, into changes: inout ChangeList) {
-        let path = a.identifierPath.rawValue
-        object = path
+    mutating func object(_ a: RestorationObject, _ b: RestorationObject, into list: inout ChangeList) {
+        swap(&changes, &list)
+        defer { swap(&changes, &list) }
+        object = a.identifierPath
         if !differ.isIgnored("restorationClassMap"), !differ.isIgnored("restorationClass"), !a.restorationClass.isExactly(b.restorationClass) {
             let kind: ArchiveChange.Kind = a.restorationClass == nil ? .added : (b.restorationClass == nil ? .removed : .changed)
-            changes.append(ArchiveChange(kind, identifierPath: IdentifierPath(path), path: [.key("restorationClass")],
+            changes.append(ArchiveChange(kind, identifierPath: object, path: [.key("restorationClass")],
                 old: a.restorationClass.map { .value(.string($0)) }, new: b.restorationClass.map { .value(.string($0)) },
                 summary: kind == .added ? "restoration class set" : (kind == .removed ? "restoration class removed" : "restoration class changed")))
         }
@@ -152,16 +179,16 @@ private struct TapeValueDiffer {
         let (old, new) = (TapeObject(a, in: pair.old), TapeObject(b, in: pair.new))
         switch (old.state, new.state) {
         case (let oldState?, let newState?):
-            fields(oldState, newState, path: [.key("state")], into: &changes)
+            fields(oldState, newState, path: [.key("state")])
         case (nil, nil):
             switch (old.entry, new.entry) {
-            case (let oldEntry?, let newEntry?): value(.node(oldEntry), .node(newEntry), path: [.key("state")], into: &changes)
-            case (let oldEntry?, nil): changes.append(ArchiveChange(.removed, identifierPath: IdentifierPath(path), path: [.key("state")], oldSide: oldValue(.node(oldEntry))))
-            case (nil, let newEntry?): changes.append(ArchiveChange(.added, identifierPath: IdentifierPath(path), path: [.key("state")], oldSide: nil, newSide: newValue(.node(newEntry))))
+            case (let oldEntry?, let newEntry?): value(.node(oldEntry), .node(newEntry), path: [.key("state")])
+            case (let oldEntry?, nil): removed(.node(oldEntry), path: [.key("state")])
+            case (nil, let newEntry?): added(.node(newEntry), path: [.key("state")])
             case (nil, nil): break
             }
         default:
-            changes.append(ArchiveChange(.changed, identifierPath: IdentifierPath(path), path: [.key("state")],
+            changes.append(ArchiveChange(.changed, identifierPath: object, path: [.key("state")],
                 old: a.undecodedEntry.map(DiffValue.value), new: b.undecodedEntry.map(DiffValue.value),
                 summary: old.state == nil ? "state became decodable" : "state is no longer decodable: \(b.stateProblem ?? "")"))
         }
@@ -171,126 +198,152 @@ private struct TapeValueDiffer {
             let viewPath = pair.old.string(of: view.path)
             oldPaths.insert(IdentifierPath(viewPath))
             if let other = newByPath[IdentifierPath(viewPath)] {
-                fields(TapeObject.State(whole: view.archive), TapeObject.State(whole: other), path: [.key("views"), .key(viewPath)], into: &changes)
+                fields(TapeObject.State(whole: view.archive), TapeObject.State(whole: other), path: [.key("views"), .key(viewPath)])
             } else {
-                changes.append(ArchiveChange(.removed, identifierPath: IdentifierPath(path), path: [.key("views"), .key(viewPath)], summary: "view removed"))
+                changes.append(ArchiveChange(.removed, identifierPath: object, path: [.key("views"), .key(viewPath)], summary: "view removed"))
             }
         }
         for view in new.views {
             let viewPath = pair.new.string(of: view.path)
             if !oldPaths.contains(IdentifierPath(viewPath)) {
-                changes.append(ArchiveChange(.added, identifierPath: IdentifierPath(path), path: [.key("views"), .key(viewPath)], summary: "view added"))
+                changes.append(ArchiveChange(.added, identifierPath: object, path: [.key("views"), .key(viewPath)], summary: "view added"))
             }
         }
     }
 
-    /// Two sets of string-keyed entries (a state, an archive's keys, an object's fields, a
-    /// dictionary whose keys are all strings), key by key in the order of both.
-    func fields(_ a: TapeObject.State, _ b: TapeObject.State, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
-        if let fields = fieldWalk(a, b, path: path) { walk(.fields(fields), into: &changes) }
+    /// The changes of the archives' app state.
+    mutating func appState(_ a: TapeObject.State, _ b: TapeObject.State, into list: inout ChangeList) {
+        swap(&changes, &list)
+        defer { swap(&changes, &list) }
+        object = nil
+        fields(a, b, path: [.key("appState")])
     }
 
-    func value(_ a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent], into changes: inout ChangeList) {
-        walk(.value(a, b, path: path), into: &changes)
+    /// Two sets of string-keyed entries (a state, a view's archive), key by key: the old keys'
+    /// values (a state's view data left in it last), then the keys only the new one has.
+    private mutating func fields(_ a: TapeObject.State, _ b: TapeObject.State, path: [ArchiveChange.PathComponent]) {
+        guard let match = FieldMatch(a, b, path: path, in: pair, ignoring: differ) else { return }
+        open.append(.fields(match, reportsAdded: false))
+        var walker = TapeWalker()
+        walker.walkMembers(of: a.archive, .values(order: walker.appendOrder(match.oldPositions)), in: pair.old, &self)
+        if match.comparesLeftovers, !changes.isFull {
+            let keyPath = path + [.key(RestorationKeys.viewRestorationData)]
+            let old = a.entry(a.positions.count, in: pair.old).value
+            if let new = match.newValue(forKey: RestorationKeys.viewRestorationData, in: pair) {
+                value(old, new, path: keyPath)
+            } else {
+                removed(old, path: keyPath)
+            }
+        }
+        for position in match.added where !changes.isFull {
+            added(b.entry(position, in: pair.new).value, path: path + [.key(match.newKeys[position])])
+        }
     }
 
-    /// What is left to compare: two values, the rest of two sets of fields, or the rest of two
-    /// arrays from an element on.
-    private enum Step {
-        case value(TapeValue, TapeValue, path: [ArchiveChange.PathComponent])
-        case fields(FieldWalk)
-        case elements(TapeNode, TapeNode, path: [ArchiveChange.PathComponent], from: Int)
+    /// Two values: nothing when they are equal, otherwise their changes.
+    private mutating func value(_ a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent]) {
+        var walker = TapeWalker()
+        switch a {
+        case .node(let node):
+            start = (b, path)
+            walker.walk(node, in: pair.old, &self)
+        case .entries(let dictionary, _):
+            // The view data left in a state: the entries are compared as fields.
+            guard !pair.equal(a, b) else { return }
+            guard let old = stringKeyed(a, in: pair.old), let new = stringKeyed(b, in: pair.new),
+                  let match = FieldMatch(old, new, path: path, in: pair, ignoring: differ) else { return changed(a, b, path: path) }
+            open.append(.fields(match, reportsAdded: true))
+            walker.walkMembers(of: dictionary, .values(order: walker.appendOrder(match.oldPositions)), in: pair.old, &self)
+        }
     }
 
-    /// Compares depth first with a stack of its own, so that values nested as deeply as the
-    /// limits allow are compared on any thread; the changes come in the order of the keys and
-    /// elements, each member's before those of the members after it.
-    private func walk(_ first: Step, into changes: inout ChangeList) {
-        var steps = [first]
-        while !changes.isFull, let step = steps.popLast() {
-            switch step {
-            case .value(let a, let b, let path):
-                if pair.equal(a, b) || sameSets(a, b) { continue }
-                if let inside = self.steps(inside: a, b, path: path) {
-                    steps.append(inside)
-                } else {
-                    changes.append(ArchiveChange(.changed, identifierPath: object.map { IdentifierPath($0) }, path: path, oldSide: oldValue(a), newSide: newValue(b)))
-                }
-            case .fields(let fields):
-                keys: while let key = fields.nextKey(), !changes.isFull {
-                    let keyPath = fields.path + [.key(key)]
-                    switch fields.values(of: key, in: pair) {
-                    case (let old?, let new?):
-                        if key.isExactly(RestorationKeys.children), let reorder = childrenReordered(old, new) {
-                            changes.append(ArchiveChange(.changed, identifierPath: object.map { IdentifierPath($0) }, path: keyPath, oldSide: oldValue(old), newSide: newValue(new), summary: reorder))
-                        } else {
-                            // The rest of the keys after this value's changes.
-                            steps += [.fields(fields), .value(old, new, path: keyPath)]
-                            break keys
-                        }
-                    case (let old?, nil):
-                        changes.append(ArchiveChange(.removed, identifierPath: object.map { IdentifierPath($0) }, path: keyPath, oldSide: oldValue(old)))
-                    case (nil, let new?):
-                        changes.append(ArchiveChange(.added, identifierPath: object.map { IdentifierPath($0) }, path: keyPath, oldSide: nil, newSide: newValue(new)))
-                    case (nil, nil):
-                        break
-                    }
-                }
-            case .elements(let a, let b, let path, let from):
-                for index in from..<max(a.memberCount, b.memberCount) where !changes.isFull {
-                    let elementPath = path + [.index(index)]
-                    if index >= b.memberCount {
-                        changes.append(ArchiveChange(.removed, identifierPath: object.map { IdentifierPath($0) }, path: elementPath, oldSide: oldValue(.node(pair.old.member(index, of: a)))))
-                    } else if index >= a.memberCount {
-                        changes.append(ArchiveChange(.added, identifierPath: object.map { IdentifierPath($0) }, path: elementPath, oldSide: nil, newSide: newValue(.node(pair.new.member(index, of: b)))))
-                    } else {
-                        // The rest of the elements after this one's changes.
-                        steps += [.elements(a, b, path: path, from: index + 1), .value(.node(pair.old.member(index, of: a)), .node(pair.new.member(index, of: b)), path: elementPath)]
-                        break
-                    }
-                }
+    // MARK: The walk
+
+    var isFinished: Bool { changes.isFull }
+
+    mutating func enter(_ node: TapeNode, at place: TapePlace, walker: inout TapeWalker) -> TapeDescent {
+        let (counterpart, path): (TapeValue, [ArchiveChange.PathComponent])
+        switch (place.role, open.last) {
+        case (.start, _):
+            (counterpart, path) = start!
+        case (.element, .elements(let other, let elementsPath)?):
+            path = elementsPath + [.index(place.position)]
+            guard place.position < other.memberCount else {
+                removed(.node(node), path: path)
+                return .none
+            }
+            counterpart = .node(pair.new.member(place.position, of: other))
+        case (.value, .fields(let match, _)?):
+            let key = pair.old.string(of: pair.old.member(place.position, of: place.container))
+            path = match.path + [.key(key)]
+            guard let found = match.newValue(forKey: key, in: pair) else {
+                removed(.node(node), path: path)
+                return .none
+            }
+            if key.isExactly(RestorationKeys.children), let reorder = childrenReordered(node, found) {
+                changed(.node(node), found, path: path, summary: reorder)
+                return .none
+            }
+            counterpart = found
+        default:
+            preconditionFailure("the walk visits the values of fields and the elements of arrays")
+        }
+        if pair.equal(.node(node), counterpart) || sameSets(node, counterpart) { return .none }
+        switch inside(node, counterpart, path: path) {
+        case .fields(let match, _)?:
+            open.append(.fields(match, reportsAdded: true))
+            return .values(order: walker.appendOrder(match.oldPositions))
+        case let elements?:
+            open.append(elements)
+            return .all()
+        case nil:
+            changed(.node(node), counterpart, path: path)
+            return .none
+        }
+    }
+
+    mutating func exit(_ node: TapeNode, at place: TapePlace, mark: Int) {
+        switch open.removeLast() {
+        case .fields(let match, let reportsAdded):
+            guard reportsAdded else { return }
+            for position in match.added {
+                added(match.new.entry(position, in: pair.new).value, path: match.path + [.key(match.newKeys[position])])
+            }
+        case .elements(let other, let path):
+            for index in min(node.memberCount, other.memberCount)..<other.memberCount {
+                added(.node(pair.new.member(index, of: other)), path: path + [.index(index)])
             }
         }
     }
 
-    /// How two unequal values are compared inside: by their fields or their elements; nil when
-    /// they are one change (of other kinds, or sets whose members differ).
-    private func steps(inside a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent]) -> Step? {
-        switch (a, b) {
-        case (.node(let x), .node(let y)) where x.kind != .dictionary || y.kind != .dictionary:
-            switch (x.kind, y.kind) {
-            case (.archive, .archive):
-                return fieldWalk(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path).map(Step.fields)
-            case (.array, .array), (.orderedSet, .orderedSet):
-                return .elements(x, y, path: path, from: 0)
-            default:
-                // Sets whose members differ (see `sameSets`) are one change, as are values of
-                // other kinds.
-                guard x.kind.layout == .object, y.kind.layout == .object, pair.sameClass(x, y) else { return nil }
-                return fieldWalk(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path).map(Step.fields)
-            }
+    /// How two unequal values are compared inside; nil when they are one change.
+    private func inside(_ a: TapeNode, _ b: TapeValue, path: [ArchiveChange.PathComponent]) -> Open? {
+        let match: FieldMatch?
+        switch b {
+        case .node(let y) where a.kind != .dictionary || y.kind != .dictionary:
+            if a.kind == y.kind, a.kind == .array || a.kind == .orderedSet { return .elements(y, path: path) }
+            let hasFields = a.kind == y.kind && a.kind == .archive || a.kind.layout == .object && y.kind.layout == .object && pair.sameClass(a, y)
+            guard hasFields else { return nil }
+            match = FieldMatch(TapeObject.State(whole: a), TapeObject.State(whole: y), path: path, in: pair, ignoring: differ)
         default:
             // Two dictionaries (a node's entries, or the view data's entries left in a state).
-            guard let old = stringKeyed(a, in: pair.old), let new = stringKeyed(b, in: pair.new) else { return nil }
-            return fieldWalk(old, new, path: path).map(Step.fields)
+            guard let old = stringKeyed(.node(a), in: pair.old), let new = stringKeyed(b, in: pair.new) else { return nil }
+            match = FieldMatch(old, new, path: path, in: pair, ignoring: differ)
         }
+        return match.map { .fields($0, reportsAdded: true) }
     }
 
     /// Whether two values are sets of the same members in another order (a set has no order).
-    private func sameSets(_ a: TapeValue, _ b: TapeValue) -> Bool {
-        guard case .node(let x) = a, case .node(let y) = b, x.kind == .set, y.kind == .set else { return false }
-        return pair.sameMembers(x, y)
+    private func sameSets(_ a: TapeNode, _ b: TapeValue) -> Bool {
+        guard case .node(let y) = b, a.kind == .set, y.kind == .set else { return false }
+        return pair.sameMembers(a, y)
     }
 
-    /// The keys of two sets of fields to compare one by one; nil when they are the same keys in
-    /// the same order with equal values, the usual case, found in one pass without a union of
-    /// the keys and a search for each.
-    private func fieldWalk(_ a: TapeObject.State, _ b: TapeObject.State, path: [ArchiveChange.PathComponent]) -> FieldWalk? {
-        if a.count == b.count, (0..<a.count).allSatisfy({ index in
-            let (x, y) = (a.entry(index, in: pair.old), b.entry(index, in: pair.new))
-            return sameKey(x.key, y.key) && pair.equal(x.value, y.value)
-        }) { return nil }
-        return FieldWalk(a, b, keys: (keys(of: a, in: pair.old), keys(of: b, in: pair.new)), path: path, ignoring: differ)
+    /// "children reordered" when both lists hold the same children in another order.
+    private func childrenReordered(_ old: TapeNode, _ b: TapeValue) -> String? {
+        guard case .node(let new) = b, old.kind == .array, new.kind == .array,
+              !pair.equal(old, new), pair.sameMembers(old, new) else { return nil }
+        return "children reordered"
     }
 
     /// A dictionary's entries as string-keyed fields, or nil when a key is not a string.
@@ -303,14 +356,59 @@ private struct TapeValueDiffer {
         return TapeObject.State(archive: dictionary, positions: positions)
     }
 
-    /// "children reordered" when both lists hold the same children in another order.
-    private func childrenReordered(_ a: TapeValue, _ b: TapeValue) -> String? {
-        guard case .node(let old) = a, case .node(let new) = b, old.kind == .array, new.kind == .array,
-              !pair.equal(old, new), pair.sameMembers(old, new) else { return nil }
-        return "children reordered"
+    private mutating func removed(_ value: TapeValue, path: [ArchiveChange.PathComponent]) {
+        changes.append(ArchiveChange(.removed, identifierPath: object, path: path, oldSide: .onTape(tapes.old, value)))
     }
 
-    private func sameKey(_ a: TapeNode?, _ b: TapeNode?) -> Bool {
+    private mutating func added(_ value: TapeValue, path: [ArchiveChange.PathComponent]) {
+        changes.append(ArchiveChange(.added, identifierPath: object, path: path, oldSide: nil, newSide: .onTape(tapes.new, value)))
+    }
+
+    private mutating func changed(_ a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent], summary: String? = nil) {
+        changes.append(ArchiveChange(.changed, identifierPath: object, path: path, oldSide: .onTape(tapes.old, a), newSide: .onTape(tapes.new, b), summary: summary))
+    }
+}
+
+/// Two sets of fields matched by key for `TapeValueDiffer`: each key once (its first value on each
+/// side), keys left out as `diff --ignore` asks; the old keys in their order, then the keys
+/// only the new side has.
+private final class FieldMatch {
+    let new: TapeObject.State
+    let path: [ArchiveChange.PathComponent]
+    let newKeys: [String]
+    /// The positions in the old fields' node of the values to compare, in order.
+    private(set) var oldPositions: [Int] = []
+    /// Whether the old side's view data left in its state is compared (after `oldPositions`).
+    private(set) var comparesLeftovers = false
+    /// The new entries whose key the old side lacks, in order.
+    private(set) var added: [Int] = []
+    private let newFirst: KeyPositions
+
+    /// Nil when the two are the same keys in the same order with equal values, the usual case,
+    /// found in one pass without a union of the keys and a search for each.
+    init?(_ a: TapeObject.State, _ b: TapeObject.State, path: [ArchiveChange.PathComponent], in pair: TapePair, ignoring differ: ArchiveDiffer) {
+        if a.count == b.count, (0..<a.count).allSatisfy({ index in
+            let (x, y) = (a.entry(index, in: pair.old), b.entry(index, in: pair.new))
+            return Self.sameKey(x.key, y.key, in: pair) && pair.equal(x.value, y.value)
+        }) { return nil }
+        let oldKeys = Self.keys(of: a, in: pair.old)
+        (new, self.path, newKeys) = (b, path, Self.keys(of: b, in: pair.new))
+        newFirst = KeyPositions(newKeys)
+        var seen = ExactTextSet()
+        for (index, key) in oldKeys.enumerated() where seen.insert(key) && !differ.isIgnored(key) {
+            if index < a.positions.count { oldPositions.append(a.positions[index]) } else { comparesLeftovers = true }
+        }
+        for (index, key) in newKeys.enumerated() where seen.insert(key) && !differ.isIgnored(key) {
+            added.append(index)
+        }
+    }
+
+    /// The new side's first value under `key`.
+    func newValue(forKey key: String, in pair: TapePair) -> TapeValue? {
+        newFirst[key].map { new.entry($0, in: pair.new).value }
+    }
+
+    private static func sameKey(_ a: TapeNode?, _ b: TapeNode?, in pair: TapePair) -> Bool {
         switch (a, b) {
         case (nil, nil): true
         case (let x?, let y?): pair.old.bytes(of: x).hasSameBytes(as: pair.new.bytes(of: y))
@@ -318,45 +416,8 @@ private struct TapeValueDiffer {
         }
     }
 
-    private func keys(of state: TapeObject.State, in view: TapeView) -> [String] {
+    private static func keys(of state: TapeObject.State, in view: TapeView) -> [String] {
         (0..<state.count).map { index in state.entry(index, in: view).key.map(view.string(of:)) ?? RestorationKeys.viewRestorationData }
-    }
-
-    private func oldValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.old, value) }
-    private func newValue(_ value: TapeValue) -> ChangeSide { .onTape(tapes.new, value) }
-}
-
-/// Two sets of fields compared key by key, in the order of the old keys then the new ones,
-/// each key once (its first value on each side), keys left out as `diff --ignore` asks.
-private final class FieldWalk {
-    let a: TapeObject.State
-    let b: TapeObject.State
-    let path: [ArchiveChange.PathComponent]
-    private let keys: [String]
-    private let first: (old: KeyPositions, new: KeyPositions)
-    private let differ: ArchiveDiffer
-    private var position = 0
-    private var seen = ExactTextSet()
-
-    init(_ a: TapeObject.State, _ b: TapeObject.State, keys: (old: [String], new: [String]), path: [ArchiveChange.PathComponent], ignoring differ: ArchiveDiffer) {
-        (self.a, self.b, self.path, self.differ) = (a, b, path, differ)
-        self.keys = keys.old + keys.new
-        first = (KeyPositions(keys.old), KeyPositions(keys.new))
-    }
-
-    /// The next key to compare, or nil after the last.
-    func nextKey() -> String? {
-        while position < keys.count {
-            let key = keys[position]
-            position += 1
-            if seen.insert(key), !differ.isIgnored(key) { return key }
-        }
-        return nil
-    }
-
-    /// The key's first value on each side.
-    func values(of key: String, in pair: TapePair) -> (old: TapeValue?, new: TapeValue?) {
-        (first.old[key].map { a.entry($0, in: pair.old).value }, first.new[key].map { b.entry($0, in: pair.new).value })
     }
 }
 
