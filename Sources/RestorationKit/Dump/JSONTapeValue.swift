@@ -30,13 +30,12 @@ struct JSONTapeValue {
             }
             // A list of strings or numbers, as most of a saved state's lists are: written
             // without setting up a walk, as the walk would write it.
-            let tag: StaticString? = node.kind == .array ? nil : node.kind == .set ? "$set" : "$orderedSet"
-            if let tag {
-                writer.openContainer(UInt8(ascii: "{"))
-                writer.writeKey(MemberKey(tag), first: true)
+            let list = { (writer: inout JSONTextWriter) in writer.writeArray(count: elements.count) { writer, index in writeLeaf(elements[index], to: &writer) } }
+            switch node.kind {
+            case .set: writeTagged("$set", to: &writer, list)
+            case .orderedSet: writeTagged("$orderedSet", to: &writer, list)
+            default: list(&writer)
             }
-            writer.writeArray(count: elements.count) { writer, index in writeLeaf(elements[index], to: &writer) }
-            if tag != nil { writer.closeContainer(UInt8(ascii: "}")) }
         case .dictionary, .archive, .url, .object:
             walk(&writer) { walker, writing in writing.open(node, walker: &walker) }
         case .string, .data, .uuid, .reference, .special, .null, .boolean, .integer, .real, .float, .date, .cycle:
