@@ -117,6 +117,6 @@ private struct ValueDocument: JSONRepresentable {
     let value: ArchiveValue
 
     var jsonNode: JSONNode {
-        .members(["value": JSONArchiveValue(value)])
+        .members(["value": value])
     }
 }

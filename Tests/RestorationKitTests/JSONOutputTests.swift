@@ -9,7 +9,7 @@ final class JSONOutputTests: XCTestCase {
         let value: ArchiveValue
 
         var jsonNode: JSONNode {
-            .members(["value": JSONArchiveValue(value)])
+            .members(["value": value])
         }
     }
 
@@ -69,8 +69,8 @@ final class JSONOutputTests: XCTestCase {
         let state = try XCTUnwrap(FixtureFiles.archive("values.data").objects.first?.state)
         let elements: [JSONNode] = (0..<1_100).map { index in
             index.isMultiple(of: 3)
-                ? .deferred(.value(.archive(KeyedArchive(top: state))))
-                : .deferred(.value(.array([.integer(Int128(index)), .string("element \(index)"), .real(Double(index) / 7)])))
+                ? ArchiveValue.archive(KeyedArchive(top: state)).jsonNode
+                : ArchiveValue.array([.integer(Int128(index)), .string("element \(index)"), .real(Double(index) / 7)]).jsonNode
         }
         let node = JSONNode.object([("objects", .array(elements)), ("count", .number("1100"))])
         func text(allowsConcurrency: Bool) -> String {

@@ -412,6 +412,6 @@ private struct HintsDocument: JSONRepresentable {
     let value: ArchiveValue
 
     var jsonNode: JSONNode {
-        .members(["value": JSONArchiveValue(value)])
+        .members(["value": value])
     }
 }

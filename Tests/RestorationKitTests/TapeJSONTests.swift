@@ -178,7 +178,7 @@ final class TapeJSONTests: XCTestCase {
         let value = try XCTUnwrap(archive.top["e\(entries)"])
         let text = try onSmallStack {
             var text: [UInt8] = []
-            JSONTextWriter.write(JSONArchiveValue(value).jsonNode, allowsConcurrency: false) { text.append(contentsOf: $0.bytes) }
+            JSONTextWriter.write(value.jsonNode, allowsConcurrency: false) { text.append(contentsOf: $0.bytes) }
             return text
         }
         XCTAssertEqual(text.count { $0 == UInt8(ascii: "[") }, entries * levels)

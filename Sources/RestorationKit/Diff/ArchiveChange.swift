@@ -53,12 +53,12 @@ public struct ArchiveChange: Hashable, Sendable {
 /// JSON write from the tape and a library user reads as a `DiffValue` made when asked.
 enum ChangeSide: Hashable, Sendable {
     case given(DiffValue)
-    case onTape(ArchiveTape, TapeValue)
+    case onTape(TapeValueReference)
 
     var diffValue: DiffValue {
         switch self {
         case .given(let value): value
-        case .onTape(let tape, let value): .value(tape.value(value))
+        case .onTape(let reference): .value(reference.tape.value(reference.value))
         }
     }
 
@@ -74,8 +74,8 @@ enum ChangeSide: Hashable, Sendable {
     var minimumSize: Int {
         switch self {
         case .given(let value): value.minimumSize
-        case .onTape(_, .node(let node)) where node.kind == .string || node.kind == .reference: 2 + min(node.memberCount, 40)
-        case .onTape: 1
+        case .onTape(let reference):
+            if case .node(let node) = reference.value, node.kind == .string || node.kind == .reference { 2 + min(node.memberCount, 40) } else { 1 }
         }
     }
 }

@@ -357,15 +357,16 @@ private struct TapeValueDiffer: TapeVisitor {
     }
 
     private mutating func removed(_ value: TapeValue, path: [ArchiveChange.PathComponent]) {
-        changes.append(ArchiveChange(.removed, identifierPath: object, path: path, oldSide: .onTape(tapes.old, value)))
+        changes.append(ArchiveChange(.removed, identifierPath: object, path: path, oldSide: .onTape(TapeValueReference(tape: tapes.old, value: value))))
     }
 
     private mutating func added(_ value: TapeValue, path: [ArchiveChange.PathComponent]) {
-        changes.append(ArchiveChange(.added, identifierPath: object, path: path, oldSide: nil, newSide: .onTape(tapes.new, value)))
+        changes.append(ArchiveChange(.added, identifierPath: object, path: path, oldSide: nil, newSide: .onTape(TapeValueReference(tape: tapes.new, value: value))))
     }
 
     private mutating func changed(_ a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent], summary: String? = nil) {
-        changes.append(ArchiveChange(.changed, identifierPath: object, path: path, oldSide: .onTape(tapes.old, a), newSide: .onTape(tapes.new, b), summary: summary))
+        changes.append(ArchiveChange(.changed, identifierPath: object, path: path, oldSide: .onTape(TapeValueReference(tape: tapes.old, value: a)),
+                                     newSide: .onTape(TapeValueReference(tape: tapes.new, value: b)), summary: summary))
     }
 }
 

@@ -49,11 +49,11 @@ package struct DiffDocument: JSONRepresentable {
 
     private static func node(_ side: ChangeSide) -> JSONNode {
         guard case .given(let value) = side else {
-            guard case .onTape(let tape, let value) = side else { preconditionFailure("a side is given or on a tape") }
-            return .deferred(.onTape(TapeValueReference(tape: tape, value: value)))
+            guard case .onTape(let reference) = side else { preconditionFailure("a side is given or on a tape") }
+            return .deferred(.onTape(reference))
         }
         return switch value {
-        case .value(let archived): JSONArchiveValue(archived).jsonNode
+        case .value(let archived): archived.jsonNode
         case .timestamp(let seconds): .timestamp(seconds)
         case .idiom(let idiom): .idiom(idiom)
         case .paths(let paths): paths.jsonNode

@@ -86,8 +86,8 @@ package struct DiffTextFormatter: Sendable {
 
     private func render(_ side: ChangeSide) -> String {
         guard case .given(let value) = side else {
-            guard case .onTape(let tape, .node(let node)) = side else { return render(.given(side.diffValue)) }
-            return tape.withView { view in TextDumpValues(formatter: TextDumpFormatter(), view: view).compact(node, limit: valueWidth) }
+            guard case .onTape(let reference) = side, case .node(let node) = reference.value else { return render(.given(side.diffValue)) }
+            return reference.tape.withView { view in TextDumpValues(formatter: TextDumpFormatter(), view: view).compact(node, limit: valueWidth) }
         }
         let text: String
         switch value {

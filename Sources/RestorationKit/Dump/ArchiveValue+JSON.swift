@@ -3,14 +3,8 @@
 ///
 /// Deferred: the value is written from its tape when the writer gets to it, so that every value
 /// of every document is encoded by the one writer.
-struct JSONArchiveValue: JSONRepresentable {
-    let value: ArchiveValue
-
-    init(_ value: ArchiveValue) {
-        self.value = value
-    }
-
-    var jsonNode: JSONNode {
-        .deferred(.value(value))
+extension ArchiveValue: JSONRepresentable {
+    package var jsonNode: JSONNode {
+        .deferred(.onTape(TapeValueReference(tape: tape, value: .node(node))))
     }
 }

@@ -33,8 +33,8 @@ package struct DumpDocument: JSONRepresentable {
             "file": file,
             "kind": archive.kind.rawValue,
             "archive": JSONNode.members([
-                "majorVersion": archive.majorVersion.map { JSONArchiveValue(.integer($0)) },
-                "minorVersion": archive.minorVersion.map { JSONArchiveValue(.integer($0)) },
+                "majorVersion": archive.majorVersion.map { ArchiveValue.integer($0) },
+                "minorVersion": archive.minorVersion.map { ArchiveValue.integer($0) },
             ]),
             "bundleVersion": archive.bundleVersion,
             "systemVersion": archive.systemVersion,
@@ -56,12 +56,12 @@ package struct DumpDocument: JSONRepresentable {
 extension JSONNode {
     /// A timestamp in ISO 8601 when the date has one; otherwise the tagged form of a date value.
     static func timestamp(_ seconds: Double) -> JSONNode {
-        ReferenceDate.iso8601(seconds)?.jsonNode ?? JSONArchiveValue(.date(seconds)).jsonNode
+        ReferenceDate.iso8601(seconds)?.jsonNode ?? ArchiveValue.date(seconds).jsonNode
     }
 
     /// An idiom's raw value and name.
     static func idiom(_ idiom: UserInterfaceIdiom) -> JSONNode {
-        .members(["raw": JSONArchiveValue(.integer(idiom.rawValue)), "name": idiom.name])
+        .members(["raw": ArchiveValue.integer(idiom.rawValue), "name": idiom.name])
     }
 }
 

@@ -22,8 +22,7 @@ extension JSONNode {
 /// Archive content that is encoded only when it is written, straight into the writer's text
 /// from the nodes of a tape (see `JSONTapeValue`), a value's own tape included.
 package enum JSONDeferred {
-    case value(ArchiveValue)
-    /// A value of an archive's tape (a change `diff` found there).
+    /// A value of an archive's tape (a library value, a change `diff` found there).
     case onTape(TapeValueReference)
     /// An archive's `appState`, as one object, keys as they are, from the archive's tape.
     case appState(RestorationArchive)
@@ -40,8 +39,6 @@ package enum JSONDeferred {
 
     func write(to writer: inout JSONTextWriter) {
         switch self {
-        case .value(let value):
-            value.tape.withView { JSONTapeValue(view: $0).write(value.node, to: &writer) }
         case .onTape(let reference):
             reference.tape.withView { view in
                 switch reference.value {

@@ -5,7 +5,8 @@ enum TapeValue: Sendable {
     case entries(of: TapeNode, positions: [Int])
 }
 
-/// A value of an archive's tape, which a document writes from the tape (a change `diff` found).
+/// A value of an archive's tape, held with the tape: a side of a change `diff` found, which its
+/// text and JSON write from the tape and a library user reads as a value made when asked.
 package struct TapeValueReference {
     let tape: ArchiveTape
     let value: TapeValue
