@@ -119,12 +119,10 @@ struct TapePair {
 final class ValueNumbers {
     enum Side: Int { case old, new }
 
-    private let views: (old: TapeView, new: TapeView)
     private var walker = TapeWalker()
     private var numbering: Numbering
 
     init(old: TapeView, new: TapeView) {
-        views = (old, new)
         numbering = Numbering(views: [old, new])
     }
 
@@ -134,20 +132,20 @@ final class ValueNumbers {
     func number(_ node: TapeNode, on side: Side) -> Int {
         if let known = numbering.known(node, on: side) { return known }
         numbering.side = side
-        walker.walk(node, in: side == .old ? views.old : views.new, &numbering)
+        walker.walk(node, in: numbering.views[side.rawValue], &numbering)
         return numbering.takeResult()
     }
 
     /// The numbers of the entries at `positions` of a dictionary, archive or object node, as
     /// numbering a container of just them would sort them.
     func entries<Positions: Collection<Int>>(of node: TapeNode, _ positions: Positions, on side: Side) -> [Int] {
-        let view = side == .old ? views.old : views.new
+        let view = numbering.views[side.rawValue]
         return positions.map { Numbering.entry(number(view.member($0, of: node), on: side), number(view.value($0, of: node), on: side)) }.sorted()
     }
 
     /// The numbers of an element node's members, sorted.
     func sortedMembers(of node: TapeNode, on side: Side) -> [Int] {
-        let view = side == .old ? views.old : views.new
+        let view = numbering.views[side.rawValue]
         return (0..<node.memberCount).map { number(view.member($0, of: node), on: side) }.sorted()
     }
 }
