@@ -235,9 +235,7 @@ private struct TapeValueDiffer: TapeVisitor {
                 removed(old, path: keyPath)
             }
         }
-        for position in match.added where !changes.isFull {
-            added(b.entry(position, in: pair.new).value, path: path + [.key(match.newKeys[position])])
-        }
+        addKeysOnlyNew(match)
     }
 
     /// Two values: nothing when they are equal, otherwise their changes.
@@ -250,8 +248,7 @@ private struct TapeValueDiffer: TapeVisitor {
         case .entries(let dictionary, _):
             // The view data left in a state: the entries are compared as fields.
             guard !pair.equal(a, b) else { return }
-            guard let old = stringKeyed(a, in: pair.old), let new = stringKeyed(b, in: pair.new),
-                  let match = FieldMatch(old, new, path: path, in: pair, ignoring: differ) else { return changed(a, b, path: path) }
+            guard case .fields(let match, _)? = inside(a, b, path: path) else { return changed(a, b, path: path) }
             open.append(.fields(match, reportsAdded: true))
             walker.walkMembers(of: dictionary, .values(order: walker.appendOrder(match.oldPositions)), in: pair.old, &self)
         }
@@ -289,7 +286,7 @@ private struct TapeValueDiffer: TapeVisitor {
             preconditionFailure("the walk visits the values of fields and the elements of arrays")
         }
         if pair.equal(.node(node), counterpart) || sameSets(node, counterpart) { return .none }
-        switch inside(node, counterpart, path: path) {
+        switch inside(.node(node), counterpart, path: path) {
         case .fields(let match, _)?:
             open.append(.fields(match, reportsAdded: true))
             return .values(order: walker.appendOrder(match.oldPositions))
@@ -305,10 +302,7 @@ private struct TapeValueDiffer: TapeVisitor {
     mutating func exit(_ node: TapeNode, at place: TapePlace, mark: Int) {
         switch open.removeLast() {
         case .fields(let match, let reportsAdded):
-            guard reportsAdded else { return }
-            for position in match.added {
-                added(match.new.entry(position, in: pair.new).value, path: match.path + [.key(match.newKeys[position])])
-            }
+            if reportsAdded { addKeysOnlyNew(match) }
         case .elements(let other, let path):
             for index in min(node.memberCount, other.memberCount)..<other.memberCount {
                 added(.node(pair.new.member(index, of: other)), path: path + [.index(index)])
@@ -317,20 +311,26 @@ private struct TapeValueDiffer: TapeVisitor {
     }
 
     /// How two unequal values are compared inside; nil when they are one change.
-    private func inside(_ a: TapeNode, _ b: TapeValue, path: [ArchiveChange.PathComponent]) -> Open? {
+    private func inside(_ a: TapeValue, _ b: TapeValue, path: [ArchiveChange.PathComponent]) -> Open? {
         let match: FieldMatch?
-        switch b {
-        case .node(let y) where a.kind != .dictionary || y.kind != .dictionary:
-            if a.kind == y.kind, a.kind == .array || a.kind == .orderedSet { return .elements(y, path: path) }
-            let hasFields = a.kind == y.kind && a.kind == .archive || a.kind.layout == .object && y.kind.layout == .object && pair.sameClass(a, y)
+        if case .node(let x) = a, case .node(let y) = b, x.kind != .dictionary || y.kind != .dictionary {
+            if x.kind == y.kind, x.kind == .array || x.kind == .orderedSet { return .elements(y, path: path) }
+            let hasFields = x.kind == y.kind && x.kind == .archive || x.kind.layout == .object && y.kind.layout == .object && pair.sameClass(x, y)
             guard hasFields else { return nil }
-            match = FieldMatch(TapeObject.State(whole: a), TapeObject.State(whole: y), path: path, in: pair, ignoring: differ)
-        default:
+            match = FieldMatch(TapeObject.State(whole: x), TapeObject.State(whole: y), path: path, in: pair, ignoring: differ)
+        } else {
             // Two dictionaries (a node's entries, or the view data's entries left in a state).
-            guard let old = stringKeyed(.node(a), in: pair.old), let new = stringKeyed(b, in: pair.new) else { return nil }
+            guard let old = stringKeyed(a, in: pair.old), let new = stringKeyed(b, in: pair.new) else { return nil }
             match = FieldMatch(old, new, path: path, in: pair, ignoring: differ)
         }
         return match.map { .fields($0, reportsAdded: true) }
+    }
+
+    /// The keys only the new side of `match` has, added in their order.
+    private mutating func addKeysOnlyNew(_ match: FieldMatch) {
+        for position in match.added {
+            added(match.new.entry(position, in: pair.new).value, path: match.path + [.key(match.newKeys[position])])
+        }
     }
 
     /// Whether two values are sets of the same members in another order (a set has no order).
