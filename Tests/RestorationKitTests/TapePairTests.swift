@@ -23,7 +23,8 @@ final class TapePairTests: XCTestCase {
 
     /// Nodes of every fixture against themselves on a second decoding of the file, and against
     /// nodes near them (mostly unequal). The amplification fixtures are left out: their shared
-    /// subtrees expand to millions of nodes, which comparing a value with itself walks.
+    /// subtrees expand to millions of nodes, which the identity check walks path by path (the
+    /// comparison walks each shared block once: `testSharedContainersAreComparedOnce`).
     func testEveryFixtureNodeComparesAsItsValue() throws {
         var (equal, unequal, failures) = (0, 0, [String]())
         for (name, bytes) in try FixtureFiles.everyInput() where bytes.count < 1 << 20 && !name.contains("amplification/") {
