@@ -116,6 +116,10 @@ final class TapePairTests: XCTestCase {
         for (index, (x, y, expected)) in cases.enumerated() {
             let ((a, first), (b, second)) = (tape(x), tape(y))
             XCTAssertEqual(x == y, expected, "case \(index): the values")
+            if case .object(let first) = x.content, case .object(let second) = y.content {
+                XCTAssertEqual(first == second, expected, "case \(index): the objects")
+                XCTAssertEqual(first.fields == second.fields, expected, "case \(index): the fields")
+            }
             var failures: [String] = []
             XCTAssertEqual(check(a, first, b, second, "case \(index)", into: &failures), expected)
             XCTAssertEqual(failures, [])

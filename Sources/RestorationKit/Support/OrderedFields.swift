@@ -127,9 +127,10 @@ extension OrderedFields: Hashable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys.isExactly(rhs.keys) { return lhs.values == rhs.values }
-        // Another order: compare the pairs as multisets, so repeated keys in a damaged file
-        // still leave every value equal to itself.
+        if lhs.keys.isExactly(rhs.keys), lhs.values == rhs.values { return true }
+        // Otherwise the pairs as multisets, so repeated keys in a damaged file still leave every
+        // value equal to itself, in any order (as `ArchiveValue ==` compares them: see
+        // `TapePair`), whether or not the names come in the same order.
         var remaining = [Pair: Int]()
         for (key, value) in lhs.entries { remaining[Pair(key: ExactText(key), value: value), default: 0] += 1 }
         for (key, value) in rhs.entries {
