@@ -111,7 +111,8 @@ struct TapePair {
 /// given the next number the first time it is met, and a container is known by its kind, size,
 /// class and its members' numbers (in order for elements; as a sorted list of key and value
 /// pairs for entries and fields, which makes their order not count and a repeated entry count
-/// twice). Comparing a value with many others, or with a value it contains, walks it once.
+/// twice). Numbers are compared whole, never packed: equal numbers mean equal values, however
+/// many values the tapes hold. Comparing a value with many others, or with a value it contains, walks it once.
 ///
 /// The members are numbered before their container in a walk of the tape (see `TapeWalker`),
 /// and a container is numbered once for its block: a block shared by many containers, which a
@@ -140,7 +141,13 @@ final class ValueNumbers {
     /// numbering a container of just them would sort them.
     func entries<Positions: Collection<Int>>(of node: TapeNode, _ positions: Positions, on side: Side) -> [Int] {
         let view = numbering.views[side.rawValue]
-        return positions.map { Numbering.entry(number(view.member($0, of: node), on: side), number(view.value($0, of: node), on: side)) }.sorted()
+        var numbers: [Int] = []
+        numbers.reserveCapacity(2 * positions.count)
+        for position in positions {
+            numbers.append(number(view.member(position, of: node), on: side))
+            numbers.append(number(view.value(position, of: node), on: side))
+        }
+        return Numbering.sortedEntries(numbers)
     }
 
     /// The numbers of an element node's members, sorted.
@@ -172,10 +179,18 @@ private struct Numbering: TapeVisitor {
         self.views = views
     }
 
-    /// A value whose key and value numbers are `key` and `value`, as one number to sort
-    /// (numbers stay below 2^32: a tape holds fewer nodes).
-    static func entry(_ key: Int, _ value: Int) -> Int {
-        key << 32 | value
+    /// Entries' key and value numbers, one after the other, in the order of their keys' numbers,
+    /// then their values': the same list whatever order the entries come in.
+    static func sortedEntries(_ numbers: [Int]) -> [Int] {
+        var entries = stride(from: 0, to: numbers.count, by: 2).map { (key: numbers[$0], value: numbers[$0 + 1]) }
+        entries.sort { $0 < $1 }
+        var sorted: [Int] = []
+        sorted.reserveCapacity(numbers.count)
+        for entry in entries {
+            sorted.append(entry.key)
+            sorted.append(entry.value)
+        }
+        return sorted
     }
 
     mutating func takeResult() -> Int {
@@ -211,7 +226,7 @@ private struct Numbering: TapeVisitor {
         var classNumber = -1
         switch node.kind.layout {
         case .entries, .fields, .object:
-            members = stride(from: 0, to: members.count, by: 2).map { Self.entry(members[$0], members[$0 + 1]) }.sorted()
+            members = Self.sortedEntries(members)
             if node.kind.layout == .object { classNumber = number(ofClass: node.classIndex) }
         case .elements, .url, .scalar, .bytes:
             break
