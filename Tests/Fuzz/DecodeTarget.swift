@@ -22,10 +22,10 @@ let fuzzWindows = MacWindowList(root: .array((0..<256).map { id in
 }))!
 
 func fuzzDecode(_ bytes: [UInt8]) {
-    if MacWindowRecords.starts(bytes[...]), let records = try? MacWindowRecords.read(bytes[...], windows: fuzzWindows, keySource: "fuzz", limits: fuzzLimits) {
+    if MacWindowRecords.starts(bytes[...]), let (records, tape) = try? MacWindowRecords.read(bytes[...], windows: fuzzWindows, keySource: "fuzz", limits: fuzzLimits) {
         precondition(records.records.filter(\.isCurrent).count == Set(records.records.map { "\($0.windowID) \($0.name ?? "-")" }).count, "not one current record per window and name")
-        let shown = RestorationArchive.shown(kind: .macWindowRecords, content: .windowRecords(records), fields: records.shownFields(includingHistory: true),
-                                             notes: records.notes(includingHistory: true), limits: fuzzLimits)
+        precondition(tape.wellFormednessProblem == nil, "the records' tape is not well formed: \(tape.wellFormednessProblem!)")
+        let shown = RestorationArchive.shown(kind: .macWindowRecords, content: .windowRecords(records), tape: tape, notes: records.notes(includingHistory: true), limits: fuzzLimits)
         exerciseSavedState(shown)
     }
     // The decoder's tape: every node within it, the same whether nested archives are decoded

@@ -87,6 +87,33 @@ final class SavedStateTests: XCTestCase {
         let shown = SavedStateReading.plain(tape, path: nil, limits: .default)
         XCTAssertEqual(shown.appState.keys, [SavedStateReading.rootKey])
         XCTAssertEqual(shown.appState[SavedStateReading.rootKey], .array([.string("a"), .integer(1)]))
+        XCTAssertEqual(shown.tape.nodes.count, tape.nodes.count + 2, "the root's value is the node read, under one key made for it")
+        XCTAssertEqual(shown.tape.wellFormednessProblem, nil)
+    }
+
+    /// A window list and window records are shown from the tape they were read into too: the
+    /// list's dictionaries and the records' decoded values are not copied, only the labels and
+    /// the made-up header fields are added.
+    func testWindowListAndRecordsAreShownFromTheTapeTheyWereReadInto() throws {
+        let bytes = try FixtureFiles.bytes(terminal + "windows.plist")
+        let tape = try KeyedArchiveDecoder(limits: .default).decodeTape(bytes[...], allowsPlain: true)
+        let list = SavedStateReading.plain(tape, path: nil, limits: .default)
+        guard case .windowList(let windows)? = list.content else { return XCTFail("no window list") }
+        XCTAssertEqual(list.tape.nodes.count, tape.nodes.count + 2 * windows.entries.count, "a label per entry, and their block")
+        XCTAssertEqual(list.appState.values, windows.entries.map(\.value))
+        XCTAssertEqual(list.tape.wellFormednessProblem, nil)
+
+        for history in [false, true] {
+            let archive = try RestorationArchive.read(contentsOf: FixtureFiles.path(terminal + "data.data"), limits: .default, options: .init(includesHistory: history))
+            guard case .windowRecords(let records)? = archive.content else { return XCTFail("no records") }
+            let decoded = records.records.flatMap(\.values.values)
+            XCTAssertEqual(decoded.count, history ? 3 : 2)
+            XCTAssertTrue(decoded.allSatisfy { $0.tape === archive.tape }, "the records' values are on the tape shown")
+            XCTAssertEqual(archive.tape.wellFormednessProblem, nil)
+            let shownRecords = archive.appState.values.compactMap(\.fields)
+            XCTAssertEqual(shownRecords.count, history ? 4 : 3)
+            XCTAssertEqual(shownRecords.compactMap { $0["rchv"] }, decoded)
+        }
     }
 
     private static func storage(of tape: ArchiveTape) -> UnsafeRawPointer? {
@@ -107,7 +134,7 @@ final class SavedStateTests: XCTestCase {
         // An older record's values are decoded only with its history.
         XCTAssertEqual(titles(records), [nil, "Notes", nil, "zsh — 120×40"])
         let (windows, _) = SavedStateReading.windowList(besides: FixtureFiles.path(terminal + "data.data"), limits: .default)
-        let history = try MacWindowRecords.read(FixtureFiles.bytes(terminal + "data.data")[...], windows: windows, keySource: "", limits: .default, includingHistory: true)
+        let history = try MacWindowRecords.read(FixtureFiles.bytes(terminal + "data.data")[...], windows: windows, keySource: "", limits: .default, includingHistory: true).records
         XCTAssertEqual(titles(history), ["zsh — 80×24", "Notes", nil, "zsh — 120×40"])
         XCTAssertEqual(history.records.map(\.status), records.records.map(\.status))
         XCTAssertEqual(records.records[3].name, "_NSWindow")
@@ -177,7 +204,7 @@ final class SavedStateTests: XCTestCase {
     }
 
     private func read(_ bytes: [UInt8], keys: [UInt32: [UInt8]] = [:], limits: DecodingLimits = .default) throws -> MacWindowRecords {
-        try MacWindowRecords.read(bytes[...], windows: keys.isEmpty ? nil : list(keys), keySource: "test", limits: limits)
+        try MacWindowRecords.read(bytes[...], windows: keys.isEmpty ? nil : list(keys), keySource: "test", limits: limits).records
     }
 
     func testTornLengths() throws {
@@ -248,7 +275,7 @@ final class SavedStateTests: XCTestCase {
         guard case .wrongKey = try read(garbage, keys: [1: Self.terminalKey(1)]).records[0].status else { return XCTFail("garbage decrypted") }
         let stringKey = MacWindowList(root: .array([.dictionary(ArchiveDictionary(entries: [
             .init(key: .string("NSWindowID"), value: .integer(1)), .init(key: .string("NSDataKey"), value: .string("key"))]))]))!
-        let records = try MacWindowRecords.read(garbage[...], windows: stringKey, keySource: "test", limits: .default)
+        let records = try MacWindowRecords.read(garbage[...], windows: stringKey, keySource: "test", limits: .default).records
         XCTAssertEqual(records.records[0].status, .noKey("its windows.plist entry has no NSDataKey data"))
     }
 

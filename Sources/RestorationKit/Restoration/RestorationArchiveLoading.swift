@@ -68,19 +68,9 @@ extension RestorationArchive {
         return RestorationArchive(tape: tape, limits: limits, interpret: interpret)
     }
 
-    /// A file of another kind than a keyed archive, shown as one whose `$top` is `fields`
-    /// (copied onto a tape of its own: macOS window records and lists, whose fields are made).
-    static func shown(kind: SavedStateKind, content: SavedStateContent?, fields: ArchiveFields, notes: [String], limits: DecodingLimits) -> RestorationArchive {
-        shown(kind: kind, content: content, tape: ArchiveTape.of(KeyedArchive(top: fields)), notes: notes, limits: limits)
-    }
-
-    /// A plain property list whose root is a dictionary of string keys, shown as an archive
-    /// whose `$top` is that dictionary, on the tape it was read into.
-    static func shown(kind: SavedStateKind, content: SavedStateContent?, dictionary: ArchiveValue, notes: [String], limits: DecodingLimits) -> RestorationArchive {
-        shown(kind: kind, content: content, tape: ArchiveTape(showing: dictionary.tape, top: dictionary.node), notes: notes, limits: limits)
-    }
-
-    private static func shown(kind: SavedStateKind, content: SavedStateContent?, tape: ArchiveTape, notes: [String], limits: DecodingLimits) -> RestorationArchive {
+    /// A file of another kind than a keyed archive, shown as one whose `$top` is `tape`'s root
+    /// archive.
+    static func shown(kind: SavedStateKind, content: SavedStateContent?, tape: ArchiveTape, notes: [String], limits: DecodingLimits) -> RestorationArchive {
         var archive = RestorationArchive(tape: tape, limits: limits, interpret: false)
         archive.kind = kind
         archive.content = content

@@ -101,15 +101,10 @@ public struct MacWindowList: Sendable, Hashable {
         entry.windowID.map { "window \($0)" } ?? "entry \(position)"
     }
 
-    /// The list as the fields `dump` shows: one per entry, its dictionary as written.
-    var shownFields: ArchiveFields {
-        var keys: [String] = []
-        var values: [ArchiveValue] = []
-        for (position, entry) in entries.enumerated() {
-            keys.append(label(of: entry, at: position))
-            values.append(entry.value)
-        }
-        return ArchiveFields(keys: keys, values: values)
+    /// The list as the fields `dump` shows: one per entry, labelled, its dictionary as written
+    /// (the node on the tape the list was read from).
+    var shownEntries: [(label: String, value: TapeNode)] {
+        entries.enumerated().map { position, entry in (label(of: entry, at: position), entry.value.node) }
     }
 
     /// What `dump` notes about the list.

@@ -105,7 +105,12 @@ public struct MacWindowRecords: Sendable, Hashable {
     /// which record is current) and show whether the key fits; the records shown (each
     /// window's current one, or all `includingHistory`) are decrypted whole and their values
     /// decoded. An older record is thus checked by its first blocks unless `includingHistory`.
-    static func read(_ bytes: ArraySlice<UInt8>, windows: MacWindowList?, keySource: String, limits: DecodingLimits, includingHistory: Bool = true) throws(ArchiveError) -> MacWindowRecords {
+    ///
+    /// Returns the records, and the tape they were decoded on, whose root is the archive `dump`
+    /// shows (see `appendShown`).
+    static func read(
+        _ bytes: ArraySlice<UInt8>, windows: MacWindowList?, keySource: String, limits: DecodingLimits, includingHistory: Bool = true
+    ) throws(ArchiveError) -> (records: MacWindowRecords, shown: ArchiveTape) {
         var state = DecodingState(limits: limits, allowsConcurrency: false)
         defer { state.chargeRun() }
         var (records, ciphertexts, tail) = try headers(bytes, windows: windows, keySource: keySource, &state)
@@ -161,13 +166,34 @@ public struct MacWindowRecords: Sendable, Hashable {
             }
             return nodes
         }
-        let tape = ArchiveTape(state.tape, root: .null)
-        for (index, tags, decoded) in nodes {
-            records[index].values = ArchiveFields(keys: tags, values: decoded.map { tape.value($0) })
+        var decoded: [Int: (tags: [String], nodes: [TapeNode])] = [:]
+        for (index, tags, values) in nodes { decoded[index] = (tags, values) }
+        let top = appendShown(records, decoded, includingHistory: includingHistory, to: &state.tape)
+        let tape = ArchiveTape(state.tape, root: top)
+        for (index, tags, values) in nodes {
+            records[index].values = ArchiveFields(keys: tags, values: values.map { tape.value($0) })
         }
         var read = MacWindowRecords(records: records, unreadTail: tail, keySource: keySource)
         read.lacksKeys = windows == nil && !records.isEmpty
-        return read
+        return (read, tape)
+    }
+
+    /// The records as `dump` shows them, appended to the tape their values were decoded on (the
+    /// values are not copied): an archive whose keys are the records' labels, each window's
+    /// current record in file order, and the older ones too `includingHistory`.
+    private static func appendShown(
+        _ records: [Record], _ decoded: [Int: (tags: [String], nodes: [TapeNode])], includingHistory: Bool, to tape: inout TapeBuilder
+    ) -> TapeNode {
+        let mark = tape.stack.count
+        for (index, record) in records.enumerated() where includingHistory || record.isCurrent {
+            let label = tape.text(.string, record.label)
+            tape.stack.append(label)
+            let values = decoded[index] ?? ([], [])
+            let shown = record.appendShown(tags: values.tags, values: values.nodes, to: &tape)
+            tape.stack.append(shown)
+        }
+        let count = (tape.stack.count - mark) / 2
+        return TapeNode(.archive, count: count, payload: UInt64(tape.popPairs(from: mark)))
     }
 
     /// How much of a record is decrypted to read its envelope's head: the two words, a name of
@@ -344,56 +370,63 @@ extension MacWindowRecords.Record {
         return label
     }
 
-    /// The record as `dump` shows it: where it is, whether it could be read (and why not), the
-    /// envelope's name and first field, then its values by tag.
-    var shownValue: ArchiveValue {
-        var entries: [ArchiveDictionary.Entry] = [
-            .init(key: .string("recordOffset"), value: .integer(Int128(offset))),
-            .init(key: .string("recordLength"), value: .integer(Int128(length))),
-            .init(key: .string("windowID"), value: .integer(Int128(windowID))),
-        ]
-        if isCurrent { entries.append(.init(key: .string("olderRecords"), value: .integer(Int128(olderRecords)))) }
+    /// The record as `dump` shows it, appended to `tape`: where it is, whether it could be read
+    /// (and why not), the envelope's name and first field, then its values by tag (`values`,
+    /// nodes of `tape`), then the window's frame as numbers.
+    fileprivate func appendShown(tags: [String], values: [TapeNode], to tape: inout TapeBuilder) -> TapeNode {
+        let mark = tape.stack.count
+        func entry(_ key: String, _ value: TapeNode) {
+            let name = tape.text(.string, key)
+            tape.stack.append(name)
+            tape.stack.append(value)
+        }
+        entry("recordOffset", tape.integer(Int128(offset)))
+        entry("recordLength", tape.integer(Int128(length)))
+        entry("windowID", tape.integer(Int128(windowID)))
+        if isCurrent { entry("olderRecords", tape.integer(Int128(olderRecords))) }
         // A code to switch on, and apart from it why, so that neither is parsed out of the other.
-        entries.append(.init(key: .string("status"), value: .string(status.code)))
-        if let reason = status.reason { entries.append(.init(key: .string("reason"), value: .string(reason))) }
-        if let name { entries.append(.init(key: .string("name"), value: .string(name))) }
-        if let envelopeField { entries.append(.init(key: .string("envelopeField"), value: .integer(Int128(envelopeField)))) }
-        for (tag, value) in values.entries { entries.append(.init(key: .string(tag), value: value)) }
-        if let frame = windowFrame { entries.append(.init(key: .string("windowFrame"), value: frame)) }
-        return .dictionary(ArchiveDictionary(entries: entries))
+        entry("status", tape.text(.string, status.code))
+        if let reason = status.reason { entry("reason", tape.text(.string, reason)) }
+        if let name { entry("name", tape.text(.string, name)) }
+        if let envelopeField { entry("envelopeField", tape.integer(Int128(envelopeField))) }
+        for (tag, value) in zip(tags, values) { entry(tag, value) }
+        if let frame = Self.windowFrame(tags: tags, values: values, on: tape) {
+            func rectangle(_ at: Int) -> TapeNode {
+                let mark = tape.stack.count
+                for (index, name) in ["x", "y", "width", "height"].enumerated() {
+                    let number = frame[at + index]
+                    entry(name, number == number.rounded() && abs(number) < 1e15 ? tape.integer(Int128(number)) : TapeNode(.real, payload: number.bitPattern))
+                }
+                return TapeNode(.dictionary, count: 4, payload: UInt64(tape.popPairs(from: mark)))
+            }
+            let frameMark = tape.stack.count
+            entry("window", rectangle(0))
+            if frame.count == 8 { entry("screen", rectangle(4)) }
+            let count = (tape.stack.count - frameMark) / 2
+            entry("windowFrame", TapeNode(.dictionary, count: count, payload: UInt64(tape.popPairs(from: frameMark))))
+        }
+        let count = (tape.stack.count - mark) / 2
+        return TapeNode(.dictionary, count: count, payload: UInt64(tape.popPairs(from: mark)))
     }
 
     /// The window archive's `NSWindowFrame` as numbers, shown beside its text: AppKit writes
     /// eight space-separated numbers, the window's x, y, width and height, then its screen's
     /// (`"0 504 570 371 0 0 1440 875 "`, in every window archive of the real folders read), so
-    /// that a program reads a width without parsing text. Nil when the text is not four or
-    /// eight numbers.
-    var windowFrame: ArchiveValue? {
-        guard let text = values["rchv"]?.archiveValue?.top["NSWindowFrame"]?.stringValue else { return nil }
-        let numbers = text.split(separator: " ").map { Double($0) }
+    /// that a program reads a width without parsing text. Nil when the first `rchv` value is
+    /// no archive, or its first `NSWindowFrame` is no string of four or eight numbers.
+    private static func windowFrame(tags: [String], values: [TapeNode], on tape: TapeBuilder) -> [Double]? {
+        guard let position = tags.firstIndex(of: "rchv"), case let archive = values[position], archive.kind == .archive else { return nil }
+        let (first, count) = (archive.first, archive.memberCount)
+        guard let key = (0..<count).first(where: { tape.textEquals(tape.nodes[first + $0], "NSWindowFrame") }) else { return nil }
+        let value = tape.nodes[first + count + key]
+        guard value.kind == .string else { return nil }
+        let numbers = tape.string(of: value).split(separator: " ").map { Double($0) }
         guard numbers.count == 4 || numbers.count == 8, numbers.allSatisfy({ $0?.isFinite == true }) else { return nil }
-        func rectangle(_ at: Int) -> ArchiveValue {
-            let names = ["x", "y", "width", "height"]
-            return .dictionary(ArchiveDictionary(entries: (0..<4).map { index in
-                let number = numbers[at + index]!
-                let value: ArchiveValue = number == number.rounded() && abs(number) < 1e15 ? .integer(Int128(number)) : .real(number)
-                return .init(key: .string(names[index]), value: value)
-            }))
-        }
-        var frame: [ArchiveDictionary.Entry] = [.init(key: .string("window"), value: rectangle(0))]
-        if numbers.count == 8 { frame.append(.init(key: .string("screen"), value: rectangle(4))) }
-        return .dictionary(ArchiveDictionary(entries: frame))
+        return numbers.map { $0! }
     }
 }
 
 extension MacWindowRecords {
-    /// The records as the fields `dump` shows: each window's current record, in file order,
-    /// and the older ones too with `includingHistory`.
-    func shownFields(includingHistory: Bool) -> ArchiveFields {
-        let shown = records.filter { includingHistory || $0.isCurrent }
-        return ArchiveFields(keys: shown.map(\.label), values: shown.map(\.shownValue))
-    }
-
     /// What `dump` notes about the records.
     func notes(includingHistory: Bool) -> [String] {
         let windows = Set(records.map(\.windowID)).count

@@ -17,14 +17,13 @@ package enum SavedStateReading {
     static func readUnlessPropertyList(bytes: ArraySlice<UInt8>, path: String?, limits: DecodingLimits, options: Options) throws(ArchiveError) -> RestorationArchive? {
         if MacWindowRecords.starts(bytes) {
             let (windows, source) = windowList(besides: path, limits: limits)
-            let records = try MacWindowRecords.read(bytes, windows: windows, keySource: source, limits: limits, includingHistory: options.includesHistory)
+            let (records, shown) = try MacWindowRecords.read(bytes, windows: windows, keySource: source, limits: limits, includingHistory: options.includesHistory)
             return RestorationArchive.shown(
-                kind: .macWindowRecords, content: .windowRecords(records), fields: records.shownFields(includingHistory: options.includesHistory),
-                notes: records.notes(includingHistory: options.includesHistory), limits: limits)
+                kind: .macWindowRecords, content: .windowRecords(records), tape: shown, notes: records.notes(includingHistory: options.includesHistory), limits: limits)
         }
         if let path, isSnapshotName(path), PropertyListReader.knownFormat(of: bytes) == nil {
             let note = "\(SavedStateKind.macWindowSnapshot.summary) (\(bytes.count) bytes): AppKit encrypts snapshots with a key kept in the keychain, not in windows.plist, so it cannot be read offline"
-            return RestorationArchive.shown(kind: .macWindowSnapshot, content: .windowSnapshot(bytes.count), fields: .empty, notes: [note], limits: limits)
+            return RestorationArchive.shown(kind: .macWindowSnapshot, content: .windowSnapshot(bytes.count), tape: .of(KeyedArchive(top: .empty)), notes: [note], limits: limits)
         }
         return nil
     }
@@ -37,7 +36,8 @@ package enum SavedStateReading {
             return shown(root, kind: .sceneActivity, content: .sceneActivity(activity), notes: activity.notes, limits: limits)
         }
         if let list = MacWindowList(root: root) {
-            return RestorationArchive.shown(kind: .macWindowList, content: .windowList(list), fields: list.shownFields, notes: list.notes, limits: limits)
+            return RestorationArchive.shown(
+                kind: .macWindowList, content: .windowList(list), tape: ArchiveTape(showing: tape, labelled: list.shownEntries), notes: list.notes, limits: limits)
         }
         if let path, isKnownSceneSessionsPath(path), let dictionary = root.dictionaryValue {
             let sessions = dictionary.entries.compactMap(\.key.stringValue)
@@ -52,13 +52,11 @@ package enum SavedStateReading {
     /// The key a root that is no string-keyed dictionary is shown under.
     static let rootKey = "(root)"
 
-    /// `root` shown as an archive's `$top`: itself when it is a dictionary of string keys, else
-    /// under `rootKey` (on a tape of its own).
+    /// `root` shown as an archive's `$top`, on the tape it was read into: itself when it is a
+    /// dictionary of string keys, else under `rootKey`.
     private static func shown(_ root: ArchiveValue, kind: SavedStateKind, content: SavedStateContent?, notes: [String], limits: DecodingLimits) -> RestorationArchive {
-        guard root.hasStringKeys else {
-            return RestorationArchive.shown(kind: kind, content: content, fields: ArchiveFields(keys: [rootKey], values: [root]), notes: notes, limits: limits)
-        }
-        return RestorationArchive.shown(kind: kind, content: content, dictionary: root, notes: notes, limits: limits)
+        let tape = root.hasStringKeys ? ArchiveTape(showing: root.tape, top: root.node) : ArchiveTape(showing: root.tape, labelled: [(rootKey, root.node)])
+        return RestorationArchive.shown(kind: kind, content: content, tape: tape, notes: notes, limits: limits)
     }
 
     /// `windows.plist` in the folder of `path`, and where the keys came from, in words.

@@ -40,6 +40,22 @@ final class ArchiveTape: Sendable {
         (wideIntegers, classes, dataErrors) = (tape.wideIntegers, tape.classes, tape.dataErrors)
     }
 
+    /// The same tape with an archive added as its root, whose keys are `entries`' labels (made
+    /// for them, not in the file) and whose values are nodes of the tape: a plain list shown as
+    /// an archive whose `$top` the file does not hold. Its nodes and text are extended by the
+    /// labels and their block; no value is copied.
+    convenience init(showing tape: ArchiveTape, labelled entries: [(label: String, value: TapeNode)]) {
+        var builder = TapeBuilder(extending: tape)
+        let mark = builder.stack.count
+        for (label, value) in entries {
+            let key = builder.text(.string, label)
+            builder.stack.append(key)
+            builder.stack.append(value)
+        }
+        let root = TapeNode(.archive, count: entries.count, payload: UInt64(builder.popPairs(from: mark)))
+        self.init(builder, root: root)
+    }
+
     /// The bytes of a string, data, UUID or reference node.
     func withBytes<Result>(of node: TapeNode, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         TapeBytes.with(node, source: source, text: text, body)
@@ -94,6 +110,15 @@ struct TapeBuilder {
     var classes: [TapeClass] = []
     var dataErrors: [TapeBytes.Location: String] = [:]
     private var classIndex: [TapeClass: Int] = [:]
+
+    init() {}
+
+    /// A builder that appends to what `tape` holds.
+    init(extending tape: ArchiveTape) {
+        (nodes, source, text) = (tape.nodes, tape.source, tape.text)
+        (wideIntegers, classes, dataErrors) = (tape.wideIntegers, tape.classes, tape.dataErrors)
+        for (index, tapeClass) in classes.enumerated() { classIndex[tapeClass] = index }
+    }
 
     /// Moves the children pushed since `mark` to `nodes`; returns where the block starts.
     mutating func popBlock(from mark: Int) -> Int {
