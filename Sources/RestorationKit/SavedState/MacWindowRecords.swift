@@ -154,24 +154,24 @@ public struct MacWindowRecords: Sendable, Hashable {
             }
         }
         state.tape.source = plaintext[...]
-        let nodes = try state.withSourceInPlace { (state) throws(ArchiveError) in
-            var nodes: [(index: Int, tags: [String], nodes: [TapeNode])] = []
+        // Each record's values by tag, as nodes, by the record's index.
+        let decoded = try state.withSourceInPlace { (state) throws(ArchiveError) in
+            var decoded = [(tags: [String], nodes: [TapeNode])?](repeating: nil, count: records.count)
             for (index, envelope) in envelopes {
                 state.location = [state.tape.string("window \(records[index].windowID), record at byte \(records[index].offset)")]
-                var decoded: [TapeNode] = []
+                var nodes: [TapeNode] = []
                 for (_, range) in envelope.values {
-                    decoded.append(try NestedArchiveReader(archiveDepth: 0, inSource: true).value(of: plaintext[range], depth: 1, &state))
+                    nodes.append(try NestedArchiveReader(archiveDepth: 0, inSource: true).value(of: plaintext[range], depth: 1, &state))
                 }
-                nodes.append((index, envelope.values.map(\.tag), decoded))
+                decoded[index] = (envelope.values.map(\.tag), nodes)
             }
-            return nodes
+            return decoded
         }
-        var decoded: [Int: (tags: [String], nodes: [TapeNode])] = [:]
-        for (index, tags, values) in nodes { decoded[index] = (tags, values) }
         let top = appendShown(records, decoded, includingHistory: includingHistory, to: &state.tape)
         let tape = ArchiveTape(state.tape, root: top)
-        for (index, tags, values) in nodes {
-            records[index].values = ArchiveFields(keys: tags, values: values.map { tape.value($0) })
+        for (index, values) in decoded.enumerated() {
+            guard let (tags, nodes) = values else { continue }
+            records[index].values = ArchiveFields(keys: tags, values: nodes.map { tape.value($0) })
         }
         var read = MacWindowRecords(records: records, unreadTail: tail, keySource: keySource)
         read.lacksKeys = windows == nil && !records.isEmpty
@@ -182,7 +182,7 @@ public struct MacWindowRecords: Sendable, Hashable {
     /// values are not copied): an archive whose keys are the records' labels, each window's
     /// current record in file order, and the older ones too `includingHistory`.
     private static func appendShown(
-        _ records: [Record], _ decoded: [Int: (tags: [String], nodes: [TapeNode])], includingHistory: Bool, to tape: inout TapeBuilder
+        _ records: [Record], _ decoded: [(tags: [String], nodes: [TapeNode])?], includingHistory: Bool, to tape: inout TapeBuilder
     ) -> TapeNode {
         let mark = tape.stack.count
         for (index, record) in records.enumerated() where includingHistory || record.isCurrent {
