@@ -88,6 +88,7 @@ final class SavedStateTests: XCTestCase {
         XCTAssertEqual(shown.appState.keys, [SavedStateReading.rootKey])
         XCTAssertEqual(shown.appState[SavedStateReading.rootKey], .array([.string("a"), .integer(1)]))
         XCTAssertEqual(shown.tape.nodes.count, tape.nodes.count + 2, "the root's value is the node read, under one key made for it")
+        XCTAssertEqual(Self.bytes(of: shown.tape.nodes.prefix(tape.nodes.count)), Self.bytes(of: tape.nodes[...]), "the nodes read, as they were")
         XCTAssertEqual(shown.tape.wellFormednessProblem, nil)
     }
 
@@ -100,6 +101,7 @@ final class SavedStateTests: XCTestCase {
         let list = SavedStateReading.plain(tape, path: nil, limits: .default)
         guard case .windowList(let windows)? = list.content else { return XCTFail("no window list") }
         XCTAssertEqual(list.tape.nodes.count, tape.nodes.count + 2 * windows.entries.count, "a label per entry, and their block")
+        XCTAssertEqual(Self.bytes(of: list.tape.nodes.prefix(tape.nodes.count)), Self.bytes(of: tape.nodes[...]), "the nodes read, as they were")
         XCTAssertEqual(list.appState.values, windows.entries.map(\.value))
         XCTAssertEqual(list.tape.wellFormednessProblem, nil)
 
@@ -114,6 +116,10 @@ final class SavedStateTests: XCTestCase {
             XCTAssertEqual(shownRecords.count, history ? 4 : 3)
             XCTAssertEqual(shownRecords.compactMap { $0["rchv"] }, decoded)
         }
+    }
+
+    private static func bytes(of nodes: ArraySlice<TapeNode>) -> [UInt8] {
+        nodes.withUnsafeBytes { Array($0) }
     }
 
     private static func storage(of tape: ArchiveTape) -> UnsafeRawPointer? {
