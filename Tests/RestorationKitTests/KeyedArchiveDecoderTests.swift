@@ -257,6 +257,21 @@ final class KeyedArchiveDecoderTests: XCTestCase {
         }
     }
 
+    /// A batch of nested archives decoded ahead reserves room for its nodes from its first
+    /// archive, within bounds a hostile first archive or raised limits cannot pass.
+    func testBatchesReserveRoomWithinBounds() {
+        typealias Decoder = ArchiveGraphDecoder<BinaryPropertyList>
+        XCTAssertEqual(Decoder.batchNodes(afterFirst: 1_000, positions: 100, batches: 16, limits: .default), 112_500)
+        // The batch's share of twice the node limit: 5 000 000 / 16 * 2.
+        XCTAssertEqual(Decoder.batchNodes(afterFirst: 100_000, positions: 1_000, batches: 16, limits: .default), 625_000)
+        XCTAssertEqual(Decoder.batchNodes(afterFirst: Int.max / 2, positions: 3, batches: 16, limits: .default), 625_000, "no overflow")
+        XCTAssertEqual(Decoder.batchNodes(afterFirst: Int.max - 1, positions: 1, batches: 16, limits: .default), 625_000, "no overflow adding an eighth")
+        var raised = DecodingLimits.default
+        raised.maxNodes = Int.max
+        XCTAssertEqual(Decoder.batchNodes(afterFirst: 100_000, positions: 1_000, batches: 16, limits: raised), 1 << 20)
+        XCTAssertEqual(Decoder.batchNodes(afterFirst: 0, positions: 1_000, batches: 16, limits: .default), 0)
+    }
+
     /// A limit crossed partway through the nested archives fails exactly as a sequential decode
     /// does: same message, same place; also when several entries refer to one archive.
     func testLimitCrossedAmidConcurrentDecodingFailsAsSequentialDecodingDoes() throws {

@@ -679,7 +679,9 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                     state.sourceBuffer = sourceBuffer
                     state.kept = kept
                     state.archive.objects = objects
-                    for position in (batch * top.count / batchCount)..<((batch + 1) * top.count / batchCount) {
+                    let positions = (batch * top.count / batchCount)..<((batch + 1) * top.count / batchCount)
+                    var reserved = false
+                    for position in positions {
                         guard let (uid, bytes, key) = decoder.nestedArchive(at: position, of: top, &state) else { continue }
                         let claim = budget.claim(uid)
                         guard claim != .spent else { break }
@@ -699,6 +701,10 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
                         }
                         budget.spend(nodes: state.nodes, bytes: state.bytes, nestedBytes: state.nestedBytes)
                         results[position] = PrefetchedArchive(batch: batch, uid: uid, key: key, root: root, nodes: state.nodes, bytes: state.bytes, nestedBytes: state.nestedBytes)
+                        if !reserved {
+                            reserved = true
+                            state.tape.nodes.reserveCapacity(Self.batchNodes(afterFirst: state.tape.nodes.count, positions: positions.count, batches: batchCount, limits: limits))
+                        }
                     }
                     batches[batch] = state.tape
                 }
@@ -733,6 +739,18 @@ struct ArchiveGraphDecoder<Table: PropertyListObjectTable> {
             s.archive.joinedBatches[batch] = relocation
         }
         s.archive.batches = batches
+    }
+
+    /// The nodes to make room for in a batch's tape once its first archive is decoded into
+    /// `firstNodes` nodes: as many again for each of its other positions and an eighth more
+    /// (UIKit saves one archive per object, alike in size), so that the node array is not
+    /// regrown and copied, and its pages touched twice, as it fills. Room is only reserved, not
+    /// touched; it is bounded by the batch's share of twice the file's node limit and by 2^20
+    /// nodes, whatever a hostile first archive holds. A batch that needs more grows as before.
+    static func batchNodes(afterFirst firstNodes: Int, positions: Int, batches: Int, limits: DecodingLimits) -> Int {
+        let bound = min(limits.maxNodes / batches * 2, 1 << 20)
+        let (expected, overflow) = firstNodes.multipliedReportingOverflow(by: positions)
+        return overflow || expected >= bound ? bound : min(bound, expected + expected / 8)
     }
 
     /// `$top` entries fewer than this are not worth starting threads for.
