@@ -42,8 +42,8 @@ final class ArchiveTape: Sendable {
 
     /// The same tape with an archive added as its root, whose keys are `entries`' labels (made
     /// for them, not in the file) and whose values are nodes of the tape: a plain list shown as
-    /// an archive whose `$top` the file does not hold. Its nodes and text are extended by the
-    /// labels and their block; no value is copied.
+    /// an archive whose `$top` the file does not hold. Its node and text arrays are copied
+    /// whole, once, and extended by the labels and their block; no value is walked.
     convenience init(showing tape: ArchiveTape, labelled entries: [(label: String, value: TapeNode)]) {
         var builder = TapeBuilder(extending: tape)
         let mark = builder.stack.count
