@@ -5,8 +5,9 @@ enum TapeValue: Sendable {
     case entries(of: TapeNode, positions: [Int])
 }
 
-/// A value of an archive's tape, held with the tape: a side of a change `diff` found, which its
-/// text and JSON write from the tape and a library user reads as a value made when asked.
+/// A value of an archive's tape, held with the tape: a library value handed to the JSON writer,
+/// or a side of a change `diff` found, which its text and JSON write from the tape and a library
+/// user reads as a value made when asked.
 package struct TapeValueReference {
     let tape: ArchiveTape
     let value: TapeValue

@@ -192,8 +192,7 @@ public struct MacWindowRecords: Sendable, Hashable {
             let shown = record.appendShown(tags: values.tags, values: values.nodes, to: &tape)
             tape.stack.append(shown)
         }
-        let count = (tape.stack.count - mark) / 2
-        return TapeNode(.archive, count: count, payload: UInt64(tape.popPairs(from: mark)))
+        return tape.popEntries(as: .archive, from: mark)
     }
 
     /// How much of a record is decrypted to read its envelope's head: the two words, a name of
@@ -397,16 +396,14 @@ extension MacWindowRecords.Record {
                     let number = frame[at + index]
                     entry(name, number == number.rounded() && abs(number) < 1e15 ? tape.integer(Int128(number)) : TapeNode(.real, payload: number.bitPattern))
                 }
-                return TapeNode(.dictionary, count: 4, payload: UInt64(tape.popPairs(from: mark)))
+                return tape.popEntries(as: .dictionary, from: mark)
             }
             let frameMark = tape.stack.count
             entry("window", rectangle(0))
             if frame.count == 8 { entry("screen", rectangle(4)) }
-            let count = (tape.stack.count - frameMark) / 2
-            entry("windowFrame", TapeNode(.dictionary, count: count, payload: UInt64(tape.popPairs(from: frameMark))))
+            entry("windowFrame", tape.popEntries(as: .dictionary, from: frameMark))
         }
-        let count = (tape.stack.count - mark) / 2
-        return TapeNode(.dictionary, count: count, payload: UInt64(tape.popPairs(from: mark)))
+        return tape.popEntries(as: .dictionary, from: mark)
     }
 
     /// The window archive's `NSWindowFrame` as numbers, shown beside its text: AppKit writes

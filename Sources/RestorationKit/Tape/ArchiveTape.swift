@@ -52,7 +52,7 @@ final class ArchiveTape: Sendable {
             builder.stack.append(key)
             builder.stack.append(value)
         }
-        let root = TapeNode(.archive, count: entries.count, payload: UInt64(builder.popPairs(from: mark)))
+        let root = builder.popEntries(as: .archive, from: mark)
         self.init(builder, root: root)
     }
 
@@ -144,6 +144,13 @@ struct TapeBuilder {
         }
         stack.removeSubrange(mark...)
         return first
+    }
+
+    /// A dictionary or archive node (`kind`) holding the key/value pairs pushed
+    /// since `mark`, moved to `nodes` (see `popPairs`).
+    mutating func popEntries(as kind: TapeKind, from mark: Int) -> TapeNode {
+        let count = (stack.count - mark) / 2
+        return TapeNode(kind, count: count, payload: UInt64(popPairs(from: mark)))
     }
 
     /// A node of `kind` for bytes appended to `text`.

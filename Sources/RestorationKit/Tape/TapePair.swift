@@ -111,8 +111,8 @@ struct TapePair {
 /// given the next number the first time it is met, and a container is known by its kind, size,
 /// class and its members' numbers (in order for elements; as a sorted list of key and value
 /// pairs for entries and fields, which makes their order not count and a repeated entry count
-/// twice). Numbers are compared whole, never packed: equal numbers mean equal values, however
-/// many values the tapes hold. Comparing a value with many others, or with a value it contains, walks it once.
+/// twice). Equal numbers mean equal values, however many values the tapes hold. Comparing a
+/// value with many others, or with a value it contains, walks it once.
 ///
 /// The members are numbered before their container in a walk of the tape (see `TapeWalker`),
 /// and a container is numbered once for its block: a block shared by many containers, which a
